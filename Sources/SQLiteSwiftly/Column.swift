@@ -1,0 +1,133 @@
+/// One column of a ``TableModel``: name, declared type and constraints.
+///
+/// ```swift
+/// static let columns = [
+///     Column("id", .integer, primaryKey: true),
+///     Column("name", .text, unique: true),
+///     Column("moons", .integer, nullable: true, default: 0),
+/// ]
+/// ```
+public struct Column: Hashable, Sendable {
+    /// The column name, used as given (it is always quoted in generated SQL).
+    public var name: String
+    /// The declared type.
+    public var type: ColumnType
+    /// Whether the column accepts NULL. Non-nullable columns are declared `NOT NULL`.
+    public var isNullable: Bool
+    /// Whether the column is (part of) the primary key. Several primary-key columns make a composite key.
+    public var isPrimaryKey: Bool
+    /// Whether a single INTEGER primary key uses `AUTOINCREMENT` (row ids are never reused).
+    public var isAutoIncrement: Bool
+    /// Whether the column is declared `UNIQUE`.
+    public var isUnique: Bool
+    /// The column's `DEFAULT` value, if any.
+    public var defaultValue: SQLiteValue?
+    /// The column's foreign-key reference, if any.
+    public var references: ForeignKey?
+
+    /// Creates a column.
+    ///
+    /// - Parameters:
+    ///   - name: The column name.
+    ///   - type: The declared type.
+    ///   - nullable: Whether NULL is allowed.
+    ///   - primaryKey: Whether the column is (part of) the primary key.
+    ///   - autoIncrement: Whether a single INTEGER primary key uses `AUTOINCREMENT`.
+    ///   - unique: Whether the column is `UNIQUE`.
+    ///   - default: The `DEFAULT` value.
+    ///   - references: A foreign-key reference.
+    public init(
+        _ name: String, _ type: ColumnType, nullable: Bool = false, primaryKey: Bool = false,
+        autoIncrement: Bool = false, unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isNullable = nullable
+        self.isPrimaryKey = primaryKey
+        self.isAutoIncrement = autoIncrement
+        self.isUnique = unique
+        self.defaultValue = `default`
+        self.references = references
+    }
+
+    /// Creates a column whose type and nullability follow a Swift type: `Int?` gives a nullable INTEGER.
+    ///
+    /// - Parameters:
+    ///   - name: The column name.
+    ///   - swiftType: The Swift type of the property the column stores.
+    ///   - primaryKey: Whether the column is (part of) the primary key.
+    ///   - autoIncrement: Whether a single INTEGER primary key uses `AUTOINCREMENT`.
+    ///   - unique: Whether the column is `UNIQUE`.
+    ///   - default: The `DEFAULT` value.
+    ///   - references: A foreign-key reference.
+    public init<Value: SQLiteValueConvertible>(
+        _ name: String, _ swiftType: Value.Type, primaryKey: Bool = false, autoIncrement: Bool = false,
+        unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil
+    ) {
+        self.init(
+            name, Value.columnType, nullable: Value.isNullable, primaryKey: primaryKey, autoIncrement: autoIncrement,
+            unique: unique, default: `default`, references: references)
+    }
+}
+
+/// A foreign-key reference from a column to a column of another table.
+public struct ForeignKey: Hashable, Sendable {
+    /// What happens to referencing rows when the referenced row is deleted or updated.
+    public enum Action: String, Hashable, Sendable {
+        /// `NO ACTION`: the statement fails if the constraint is violated at the end of it.
+        case noAction = "NO ACTION"
+        /// `RESTRICT`: the change fails at once.
+        case restrict = "RESTRICT"
+        /// `SET NULL`: the referencing column becomes NULL.
+        case setNull = "SET NULL"
+        /// `SET DEFAULT`: the referencing column takes its default.
+        case setDefault = "SET DEFAULT"
+        /// `CASCADE`: the referencing rows are deleted or updated too.
+        case cascade = "CASCADE"
+    }
+
+    /// The referenced table.
+    public var table: String
+    /// The referenced column.
+    public var column: String
+    /// The action on delete.
+    public var onDelete: Action
+    /// The action on update.
+    public var onUpdate: Action
+
+    /// Creates a reference. SQLite enforces it only with `PRAGMA foreign_keys = ON`.
+    ///
+    /// - Parameters:
+    ///   - table: The referenced table.
+    ///   - column: The referenced column.
+    ///   - onDelete: The action on delete.
+    ///   - onUpdate: The action on update.
+    public init(_ table: String, _ column: String, onDelete: Action = .noAction, onUpdate: Action = .noAction) {
+        self.table = table
+        self.column = column
+        self.onDelete = onDelete
+        self.onUpdate = onUpdate
+    }
+}
+
+/// An index declared by a ``TableModel``, created with the table.
+public struct TableIndex: Hashable, Sendable {
+    /// The index name.
+    public var name: String
+    /// The indexed columns, in order.
+    public var columns: [String]
+    /// Whether the index is `UNIQUE`.
+    public var isUnique: Bool
+
+    /// Creates an index declaration.
+    ///
+    /// - Parameters:
+    ///   - name: The index name.
+    ///   - columns: The indexed columns, in order.
+    ///   - unique: Whether the index is `UNIQUE`.
+    public init(_ name: String, on columns: [String], unique: Bool = false) {
+        self.name = name
+        self.columns = columns
+        self.isUnique = unique
+    }
+}

@@ -1,0 +1,81 @@
+/// Rows of a running query, decoded one at a time in constant memory.
+///
+/// ```swift
+/// let cursor = try db.cursor(Planet.self, "SELECT * FROM planets ORDER BY au")
+/// while let planet = try cursor.next() {
+///     if planet.au > 5 { break }   // stopping early is fine: the cursor resets its statement
+/// }
+/// ```
+///
+/// ``next()`` throws on a step or conversion error instead of trapping. After an error, or at the end,
+/// `next()` returns `nil`. A cursor is not `Sendable`; it keeps its connection alive.
+public final class Cursor<Decoded: RowDecodable> {
+    private let raw: RawStatement
+    private let connection: Connection
+    private let table: String?
+    private let generation: Int
+    private var number = 0
+    private var isFinished = false
+
+    init(statement raw: RawStatement, connection: Connection, arguments: StatementArguments, table: String?)
+        throws(SQLiteError)
+    {
+        raw.begin()
+        try raw.verify(Decoded.self)
+        if raw.parameterCount > 0 || !arguments.isEmpty { try raw.bind(arguments) }
+        self.raw = raw
+        self.connection = connection
+        self.table = table
+        generation = raw.generation
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Steps to the next row and decodes it.
+    ///
+    /// - Returns: The next row, or `nil` at the end (and after an error or ``close()``).
+    /// - Throws: ``SQLiteError`` for step errors (busy, interrupted, corrupt) and conversion failures, or
+    ///   ``SQLiteError/Kind/misuse`` when the cursor's statement was run again while the cursor was open.
+    public func next() throws -> Decoded? {
+        guard !isFinished else { return nil }
+        guard raw.generation == generation else {
+            isFinished = true
+            throw SQLiteError(
+                .misuse, message: "the statement was run again while this cursor was open; the cursor ended",
+                sql: raw.sql)
+        }
+        do {
+            guard try raw.step() else {
+                isFinished = true
+                return nil
+            }
+            number += 1
+            return try Decoded(row: raw.row(number: number))
+        } catch {
+            close()
+            throw Connection.locate(error, table: table)
+        }
+    }
+
+    /// Calls `body` with each remaining row.
+    ///
+    /// - Parameter body: The code to run for each row; throwing stops the iteration.
+    /// - Throws: Errors from ``next()`` or from `body`.
+    public func forEach(_ body: (Decoded) throws -> Void) throws {
+        while let row = try next() { try body(row) }
+    }
+
+    /// Stops the cursor and resets its statement, releasing the read lock it held.
+    ///
+    /// Calling it again, or after the end, does nothing.
+    public func close() {
+        guard !isFinished else { return }
+        isFinished = true
+        if raw.generation == generation { raw.abandon() }
+    }
+}
+
+@available(*, unavailable, message: "A Cursor belongs to its connection's owner")
+extension Cursor: Sendable {}

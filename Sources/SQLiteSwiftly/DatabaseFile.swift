@@ -1,0 +1,136 @@
+import CSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Opens `sqlite3` handles according to an ``OpenMode``, with the file-system checks each mode promises.
+///
+/// Flags, by mode (all add `SQLITE_OPEN_NOMUTEX`, since a connection is used by one thread at a time):
+/// - create: the file is made with `open(O_CREAT | O_EXCL | O_RDWR)`, then opened with `SQLITE_OPEN_READWRITE`;
+/// - open: `SQLITE_OPEN_READWRITE`; open read-only: `SQLITE_OPEN_READONLY` (never `SQLITE_OPEN_CREATE`);
+/// - in memory: `SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY` on `":memory:"`.
+enum DatabaseFile {
+    static let journalSuffixes = ["-journal", "-wal", "-shm"]
+
+    static func connect(_ mode: OpenMode, busyTimeout: Duration) throws(SQLiteError) -> OpaquePointer {
+        let base = SQLITE_OPEN_NOMUTEX
+        let database: OpaquePointer
+        switch mode {
+        case .inMemory:
+            database = try openHandle(":memory:", flags: base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                | SQLITE_OPEN_MEMORY, path: nil)
+        case .create(let path):
+            try createEmptyFile(at: path)
+            do {
+                database = try openHandle(sqlitePath(path), flags: base | SQLITE_OPEN_READWRITE, path: path)
+            } catch {
+                unlink(path)  // The file is ours: we created it an instant ago.
+                throw error
+            }
+        case .open(let path), .openReadOnly(let path):
+            try requireUsable(path)
+            let access = mode == .open(path: path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
+            do {
+                database = try openHandle(sqlitePath(path), flags: base | access, path: path)
+            } catch where error.code.primary == .cannotOpen && !exists(path) {
+                throw notFound(path)
+            }
+        }
+        sqlite3_extended_result_codes(database, 1)
+        let milliseconds = busyTimeout.components.seconds * 1000
+            + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(database, Int32(clamping: max(0, milliseconds)))
+        if case .open = mode {
+            try verifyDatabase(database, path: mode.path)
+        } else if case .openReadOnly = mode {
+            try verifyDatabase(database, path: mode.path)
+        }
+        return database
+    }
+
+    /// SQLite reads `:memory:`, an empty name and (with URI support) `file:` names specially; a path written
+    /// with a directory part is always a plain file.
+    static func sqlitePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "./" + path
+    }
+
+    private static func openHandle(_ name: String, flags: Int32, path: String?) throws(SQLiteError) -> OpaquePointer {
+        var database: OpaquePointer?
+        let code = sqlite3_open_v2(name, &database, flags, nil)
+        guard code == SQLITE_OK, let database else {
+            var error = SQLiteCalls.error(code, db: database)
+            error.path = path
+            sqlite3_close_v2(database)
+            throw error
+        }
+        return database
+    }
+
+    private static func requireUsable(_ path: String) throws(SQLiteError) {
+        guard !path.isEmpty else {
+            throw SQLiteError(.misuse, message: "the database path is empty")
+        }
+        guard exists(path) else { throw notFound(path) }
+    }
+
+    private static func notFound(_ path: String) -> SQLiteError {
+        var error = SQLiteError(.databaseNotFound, message: "no file exists at '\(path)'")
+        error.path = path
+        return error
+    }
+
+    /// Creates an empty file atomically, refusing anything already there (file, directory, link, journal).
+    private static func createEmptyFile(at path: String) throws(SQLiteError) {
+        guard !path.isEmpty else {
+            throw SQLiteError(.misuse, message: "the database path is empty")
+        }
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let number = errno
+            var error: SQLiteError
+            if number == EEXIST {
+                error = SQLiteError(.databaseAlreadyExists, message: "a file already exists at '\(path)'")
+            } else {
+                let reason = String(cString: strerror(number))
+                error = SQLiteError(.sqlite, code: .cannotOpen, message: "cannot create '\(path)': \(reason)")
+            }
+            error.path = path
+            throw error
+        }
+        close(descriptor)
+        for suffix in journalSuffixes where exists(path + suffix) {
+            unlink(path)
+            var error = SQLiteError(
+                .databaseAlreadyExists,
+                message: "a leftover '\(path + suffix)' belongs to an earlier database at '\(path)'")
+            error.path = path
+            throw error
+        }
+    }
+
+    /// Reads the schema, so that a file that is not a database fails now and not at the first query.
+    private static func verifyDatabase(_ database: OpaquePointer, path: String?) throws(SQLiteError) {
+        let code = sqlite3_exec(database, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
+        guard code == SQLITE_OK else {
+            var error = SQLiteCalls.error(code, db: database)
+            sqlite3_close_v2(database)
+            error.path = path
+            if error.code.primary == .notADatabase {
+                error.kind = .notADatabase
+                error.message = "the file at '\(path ?? "")' is not an SQLite database (\(error.message))"
+            }
+            throw error
+        }
+    }
+
+    /// Whether anything (file, directory, or symbolic link, even a dangling one) exists at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+}

@@ -1,0 +1,123 @@
+import CSQLite
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One parameter of a prepared statement, ready to receive a value.
+///
+/// ``SQLiteValueConvertible/bind(to:)`` receives a slot and binds through it. Text and blobs are bound with
+/// their exact byte length (an embedded NUL is kept) and copied by SQLite (`SQLITE_TRANSIENT`); an empty blob
+/// is bound as a zero-length blob, not as NULL.
+public struct ParameterSlot {
+    @usableFromInline let statement: OpaquePointer
+    /// The 1-based parameter index.
+    public let index: Int32
+
+    @inlinable init(statement: OpaquePointer, index: Int32) {
+        self.statement = statement
+        self.index = index
+    }
+
+    /// Binds SQL NULL.
+    ///
+    /// - Throws: ``SQLiteError/Kind/parameterMismatch`` if the statement has no parameter at this index.
+    @inlinable public func bindNull() throws(SQLiteError) {
+        try check(sqlite3_bind_null(statement, index))
+    }
+
+    /// Binds an integer.
+    ///
+    /// - Parameter value: The integer.
+    /// - Throws: ``SQLiteError/Kind/parameterMismatch`` if the statement has no parameter at this index.
+    @inlinable public func bind(_ value: Int64) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(statement, index, value))
+    }
+
+    /// Binds a double. NaN is refused, since SQLite would store it as NULL.
+    ///
+    /// - Parameter value: The double.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for NaN, ``SQLiteError/Kind/parameterMismatch`` for a
+    ///   missing parameter.
+    @inlinable public func bind(_ value: Double) throws(SQLiteError) {
+        guard !value.isNaN else { throw failure("NaN cannot be stored: SQLite would turn it into NULL") }
+        try check(sqlite3_bind_double(statement, index, value))
+    }
+
+    /// Binds text with its exact UTF-8 length.
+    ///
+    /// - Parameter value: The string.
+    /// - Throws: An SQLite error with code ``ResultCode/tooBig`` past SQLite's length limit, or
+    ///   ``SQLiteError/Kind/parameterMismatch`` for a missing parameter.
+    @inlinable public func bind(_ value: String) throws(SQLiteError) {
+        var text = value
+        let code = text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                // SQLite needs a non-NULL pointer for empty text: NULL would bind SQL NULL.
+                return sqlite3_bind_text64(statement, index, "", 0, SQLiteCalls.transient, UInt8(SQLITE_UTF8))
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
+                sqlite3_bind_text64(
+                    statement, index, chars, sqlite3_uint64(utf8.count), SQLiteCalls.transient, UInt8(SQLITE_UTF8))
+            }
+        }
+        try check(code)
+    }
+
+    /// Binds bytes as a blob; an empty buffer binds an empty blob.
+    ///
+    /// - Parameter bytes: The bytes.
+    /// - Throws: An SQLite error with code ``ResultCode/tooBig`` past SQLite's length limit, or
+    ///   ``SQLiteError/Kind/parameterMismatch`` for a missing parameter.
+    @inlinable public func bind(bytes: UnsafeRawBufferPointer) throws(SQLiteError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            try check(sqlite3_bind_zeroblob(statement, index, 0))
+            return
+        }
+        try check(sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(bytes.count), SQLiteCalls.transient))
+    }
+
+    /// Binds any ``SQLiteValue``.
+    ///
+    /// - Parameter value: The value.
+    /// - Throws: As the typed `bind` methods do.
+    public func bind(_ value: SQLiteValue) throws(SQLiteError) {
+        switch value {
+        case .null: try bindNull()
+        case .integer(let integer): try bind(integer)
+        case .real(let real): try bind(real)
+        case .text(let text): try bind(text)
+        case .blob(let blob): try blob.bind(to: self)
+        }
+    }
+
+    @inlinable func check(_ code: Int32) throws(SQLiteError) {
+        if code != SQLITE_OK { throw bindError(code) }
+    }
+
+    @usableFromInline func bindError(_ code: Int32) -> SQLiteError {
+        var error = SQLiteCalls.error(code, statement: statement)
+        if code == SQLITE_RANGE {
+            error.kind = .parameterMismatch
+            error.message = "the statement has \(sqlite3_bind_parameter_count(statement)) parameters, "
+                + "so there is no parameter \(index)"
+        }
+        error.parameter = parameterName
+        return error
+    }
+
+    @usableFromInline func failure(_ message: String) -> SQLiteError {
+        var error = SQLiteError.conversion(message)
+        error.parameter = parameterName
+        error.sql = String(cString: sqlite3_sql(statement))
+        return error
+    }
+
+    /// The parameter's name as written in the SQL (`:id`), or its position (`?2`) for anonymous parameters.
+    public var parameterName: String {
+        if let name = sqlite3_bind_parameter_name(statement, index) { return String(cString: name) }
+        return "?\(index)"
+    }
+}

@@ -1,0 +1,323 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// Conformances of the standard library's value types. Each reads and binds directly (no SQLiteValue in
+// between) and is @inlinable, so that a model's decoder compiles down to the SQLite calls.
+
+extension SQLiteValueConvertible where Self: FixedWidthInteger {
+    /// Integers are declared `INTEGER`.
+    @inlinable public static var columnType: ColumnType { .integer }
+
+    /// Reads an INTEGER, refusing values outside the type's range.
+    ///
+    /// - Parameter column: The column of the current row.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes or out-of-range values.
+    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
+        let stored = try column.int64()
+        guard let value = Self(exactly: stored) else { throw .conversion("INTEGER out of range for \(Self.self)") }
+        self = value
+    }
+
+    /// Converts an INTEGER, refusing values outside the type's range.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes or out-of-range values.
+    @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        guard case .integer(let stored) = sqliteValue else {
+            throw .conversion("expected INTEGER, found \(sqliteValue.storageClass)")
+        }
+        guard let value = Self(exactly: stored) else { throw .conversion("INTEGER out of range for \(Self.self)") }
+        self = value
+    }
+
+    /// The integer, refusing unsigned values above `Int64.max`.
+    @inlinable public var sqliteValue: SQLiteValue {
+        get throws(SQLiteError) {
+            guard let stored = Int64(exactly: self) else {
+                throw .conversion("\(Self.self) value above Int64.max cannot be stored")
+            }
+            return .integer(stored)
+        }
+    }
+
+    /// Binds the integer, refusing unsigned values above `Int64.max`.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for values SQLite cannot hold.
+    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+        guard let stored = Int64(exactly: self) else {
+            throw slot.failure("\(Self.self) value above Int64.max cannot be stored")
+        }
+        try slot.bind(stored)
+    }
+}
+
+extension Int: SQLiteValueConvertible {}
+extension Int8: SQLiteValueConvertible {}
+extension Int16: SQLiteValueConvertible {}
+extension Int32: SQLiteValueConvertible {}
+extension Int64: SQLiteValueConvertible {}
+extension UInt: SQLiteValueConvertible {}
+extension UInt8: SQLiteValueConvertible {}
+extension UInt16: SQLiteValueConvertible {}
+extension UInt32: SQLiteValueConvertible {}
+extension UInt64: SQLiteValueConvertible {}
+
+extension Bool: SQLiteValueConvertible {
+    /// Booleans are declared `INTEGER` and stored as 0 or 1.
+    public static var columnType: ColumnType { .integer }
+
+    /// Reads INTEGER 0 or 1; any other value is refused rather than guessed.
+    ///
+    /// - Parameter column: The column of the current row.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other values.
+    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
+        try self.init(sqliteValue: .integer(try column.int64()))
+    }
+
+    /// Converts INTEGER 0 or 1.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other values.
+    @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        switch sqliteValue {
+        case .integer(0): self = false
+        case .integer(1): self = true
+        case .integer: throw .conversion("expected INTEGER 0 or 1 for Bool, found another integer")
+        default: throw .conversion("expected INTEGER, found \(sqliteValue.storageClass)")
+        }
+    }
+
+    /// 1 for `true`, 0 for `false`.
+    @inlinable public var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) }
+
+    /// Binds 1 or 0.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: ``SQLiteError/Kind/parameterMismatch`` for a missing parameter.
+    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+        try slot.bind(self ? 1 : 0 as Int64)
+    }
+}
+
+extension Double: SQLiteValueConvertible {
+    /// Doubles are declared `REAL`.
+    public static var columnType: ColumnType { .real }
+
+    /// Reads a REAL, or an INTEGER converted to the nearest double.
+    ///
+    /// - Parameter column: The column of the current row.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL.
+    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
+        self = try column.double()
+    }
+
+    /// Converts a REAL or INTEGER.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes.
+    @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        switch sqliteValue {
+        case .real(let value): self = value
+        case .integer(let value): self = Double(value)
+        default: throw .conversion("expected REAL, found \(sqliteValue.storageClass)")
+        }
+    }
+
+    /// The double; NaN is refused.
+    @inlinable public var sqliteValue: SQLiteValue {
+        get throws(SQLiteError) {
+            guard !isNaN else { throw .conversion("NaN cannot be stored: SQLite would turn it into NULL") }
+            return .real(self)
+        }
+    }
+
+    /// Binds the double; NaN is refused.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for NaN.
+    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+        try slot.bind(self)
+    }
+}
+
+extension Float: SQLiteValueConvertible {
+    /// Floats are declared `REAL` and stored as doubles.
+    public static var columnType: ColumnType { .real }
+
+    /// Reads a REAL or INTEGER, rounded to the nearest float.
+    ///
+    /// - Parameter column: The column of the current row.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL.
+    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
+        self = Float(try column.double())
+    }
+
+    /// Converts a REAL or INTEGER.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes.
+    @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        self = Float(try Double(sqliteValue: sqliteValue))
+    }
+
+    /// The float as a double; NaN is refused.
+    @inlinable public var sqliteValue: SQLiteValue {
+        get throws(SQLiteError) { try Double(self).sqliteValue }
+    }
+
+    /// Binds the float as a double; NaN is refused.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for NaN.
+    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+        try slot.bind(Double(self))
+    }
+}
+
+extension String: SQLiteValueConvertible {
+    /// Strings are declared `TEXT`.
+    public static var columnType: ColumnType { .text }
+
+    /// Reads TEXT that is valid UTF-8.
+    ///
+    /// - Parameter column: The column of the current row.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes or invalid UTF-8.
+    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
+        self = try column.string()
+    }
+
+    /// Converts TEXT.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes.
+    @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        guard case .text(let value) = sqliteValue else {
+            throw .conversion("expected TEXT, found \(sqliteValue.storageClass)")
+        }
+        self = value
+    }
+
+    /// The string as TEXT.
+    @inlinable public var sqliteValue: SQLiteValue { .text(self) }
+
+    /// Binds the string with its exact UTF-8 length.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: ``SQLiteError`` with code ``ResultCode/tooBig`` past SQLite's limit.
+    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+        try slot.bind(self)
+    }
+}
+
+extension Array: SQLiteArgument where Element == UInt8 {}
+extension Array: SQLiteValueConvertible where Element == UInt8 {
+    /// Byte arrays are declared `BLOB`.
+    public static var columnType: ColumnType { .blob }
+
+    /// Reads a BLOB (or the bytes of TEXT); an empty blob gives an empty array.
+    ///
+    /// - Parameter column: The column of the current row.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for INTEGER, REAL and NULL.
+    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
+        self = try column.bytes()
+    }
+
+    /// Converts a BLOB or TEXT.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes.
+    @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        switch sqliteValue {
+        case .blob(let bytes): self = bytes
+        case .text(let text): self = Array(text.utf8)
+        default: throw .conversion("expected BLOB, found \(sqliteValue.storageClass)")
+        }
+    }
+
+    /// The bytes as a BLOB.
+    @inlinable public var sqliteValue: SQLiteValue { .blob(self) }
+
+    /// Binds the bytes as a blob; an empty array binds an empty blob, not NULL.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: ``SQLiteError`` with code ``ResultCode/tooBig`` past SQLite's limit.
+    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+        let result = withUnsafeBytes { bytes in Result { () throws(SQLiteError) in try slot.bind(bytes: bytes) } }
+        try result.get()
+    }
+}
+
+extension Data: SQLiteValueConvertible {
+    /// Data is declared `BLOB`.
+    public static var columnType: ColumnType { .blob }
+
+    /// Reads a BLOB (or the bytes of TEXT); an empty blob gives empty data.
+    ///
+    /// - Parameter column: The column of the current row.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for INTEGER, REAL and NULL.
+    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
+        self = try column.data()
+    }
+
+    /// Converts a BLOB or TEXT.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes.
+    @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        self = Data(try [UInt8](sqliteValue: sqliteValue))
+    }
+
+    /// The bytes as a BLOB.
+    @inlinable public var sqliteValue: SQLiteValue { .blob([UInt8](self)) }
+
+    /// Binds the bytes as a blob; empty data binds an empty blob, not NULL.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: ``SQLiteError`` with code ``ResultCode/tooBig`` past SQLite's limit.
+    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+        let result = withUnsafeBytes { bytes in Result { () throws(SQLiteError) in try slot.bind(bytes: bytes) } }
+        try result.get()
+    }
+}
+
+extension Optional: SQLiteArgument where Wrapped: SQLiteValueConvertible {}
+extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible {
+    /// The wrapped type's column type.
+    @inlinable public static var columnType: ColumnType { Wrapped.columnType }
+
+    /// Optionals accept NULL.
+    @inlinable public static var isNullable: Bool { true }
+
+    /// Reads NULL as `nil`, anything else as the wrapped type.
+    ///
+    /// - Parameter column: The column of the current row.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` when a non-NULL value cannot represent `Wrapped`.
+    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
+        self = column.isNull ? nil : try Wrapped(column: column)
+    }
+
+    /// Converts NULL to `nil`, anything else to the wrapped type.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` when a non-NULL value cannot represent `Wrapped`.
+    @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        self = sqliteValue == .null ? nil : try Wrapped(sqliteValue: sqliteValue)
+    }
+
+    /// NULL for `nil`, the wrapped value otherwise.
+    @inlinable public var sqliteValue: SQLiteValue {
+        get throws(SQLiteError) { try self?.sqliteValue ?? .null }
+    }
+
+    /// Binds NULL for `nil`, the wrapped value otherwise.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: As the wrapped type's ``SQLiteValueConvertible/bind(to:)``.
+    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+        if let self { try self.bind(to: slot) } else { try slot.bindNull() }
+    }
+}

@@ -1,0 +1,105 @@
+/// Builds the SQL the library generates from table models. Every identifier is quoted.
+enum TableSQL {
+    static func quote(_ identifier: String) -> String {
+        SQLiteCalls.quote(identifier)
+    }
+
+    static func columnList(_ columns: [Column]) -> String {
+        columns.map { quote($0.name) }.joined(separator: ", ")
+    }
+
+    /// `CREATE TABLE` for a model, with its constraints.
+    static func createTable(_ name: String, columns: [Column], ifNotExists: Bool) -> String {
+        let keys = columns.filter(\.isPrimaryKey)
+        // A single INTEGER primary key is declared inline, which makes it an alias of the row id.
+        let inlineKey = keys.count == 1 ? keys.first?.name : nil
+        var parts = columns.map { column in
+            var definition = "\(quote(column.name)) \(column.type.rawValue)"
+            if column.name == inlineKey {
+                definition += " PRIMARY KEY"
+                if column.isAutoIncrement && column.type == .integer { definition += " AUTOINCREMENT" }
+            }
+            if !column.isNullable { definition += " NOT NULL" }
+            if column.isUnique { definition += " UNIQUE" }
+            if let value = column.defaultValue { definition += " DEFAULT " + literal(value) }
+            if let reference = column.references {
+                definition += " REFERENCES \(quote(reference.table)) (\(quote(reference.column)))"
+                if reference.onDelete != .noAction { definition += " ON DELETE \(reference.onDelete.rawValue)" }
+                if reference.onUpdate != .noAction { definition += " ON UPDATE \(reference.onUpdate.rawValue)" }
+            }
+            return definition
+        }
+        if keys.count > 1 {
+            parts.append("PRIMARY KEY (\(columnList(keys)))")
+        }
+        let exists = ifNotExists ? "IF NOT EXISTS " : ""
+        return "CREATE TABLE \(exists)\(quote(name)) (\(parts.joined(separator: ", ")))"
+    }
+
+    /// `CREATE INDEX` for one declared index.
+    static func createIndex(_ index: TableIndex, table: String, ifNotExists: Bool) -> String {
+        let unique = index.isUnique ? "UNIQUE " : ""
+        let exists = ifNotExists ? "IF NOT EXISTS " : ""
+        let columns = index.columns.map(quote).joined(separator: ", ")
+        return "CREATE \(unique)INDEX \(exists)\(quote(index.name)) ON \(quote(table)) (\(columns))"
+    }
+
+    static func select(_ table: String, columns: [Column], where condition: String?) -> String {
+        var sql = "SELECT \(columnList(columns)) FROM \(quote(table))"
+        if let condition { sql += " WHERE \(condition)" }
+        return sql
+    }
+
+    static func insert(_ table: String, columns: [Column], policy: ConflictPolicy) -> String {
+        let verb =
+            switch policy {
+            case .fail, .update: "INSERT"
+            case .ignore: "INSERT OR IGNORE"
+            case .replace: "INSERT OR REPLACE"
+            }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        var sql = "\(verb) INTO \(quote(table)) (\(columnList(columns))) VALUES (\(placeholders))"
+        if policy == .update {
+            let keys = columns.filter(\.isPrimaryKey)
+            let others = columns.filter { !$0.isPrimaryKey }
+            sql += " ON CONFLICT (\(columnList(keys))) DO "
+            sql +=
+                others.isEmpty
+                ? "NOTHING"
+                : "UPDATE SET " + others.map { "\(quote($0.name)) = excluded.\(quote($0.name))" }.joined(separator: ", ")
+        }
+        return sql
+    }
+
+    /// `UPDATE ... WHERE key`: column `n` binds parameter `?n`, so the model encodes in its own order.
+    static func update(_ table: String, columns: [Column]) -> String {
+        let numbered = columns.enumerated().map { (parameter: $0.offset + 1, column: $0.element) }
+        let assignments = numbered.filter { !$0.column.isPrimaryKey }
+            .map { "\(quote($0.column.name)) = ?\($0.parameter)" }.joined(separator: ", ")
+        let keys = numbered.filter(\.column.isPrimaryKey)
+            .map { "\(quote($0.column.name)) = ?\($0.parameter)" }.joined(separator: " AND ")
+        return "UPDATE \(quote(table)) SET \(assignments) WHERE \(keys)"
+    }
+
+    /// `DELETE ... WHERE key`, with the key columns bound in column order.
+    static func delete(_ table: String, columns: [Column]) -> String {
+        let keys = columns.filter(\.isPrimaryKey).map { "\(quote($0.name)) = ?" }.joined(separator: " AND ")
+        return "DELETE FROM \(quote(table)) WHERE \(keys)"
+    }
+
+    /// An SQL literal for a DEFAULT clause.
+    static func literal(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let integer): return String(integer)
+        case .real(let real):
+            if real.isInfinite { return real < 0 ? "-9e999" : "9e999" }
+            return "\(real)"
+        case .text(let text): return "'" + text.split(separator: "'", omittingEmptySubsequences: false)
+            .joined(separator: "''") + "'"
+        case .blob(let bytes):
+            let digits = Array("0123456789ABCDEF")
+            return "X'" + String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }) + "'"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// A result row as plain values, for queries that do not map to a model.
+///
+/// ```swift
+/// for row in try db.fetchAll(UntypedRow.self, "SELECT name, moons FROM planets") {
+///     print(row["name"] ?? .null, row[1])
+/// }
+/// ```
+public struct UntypedRow: RowDecodable, Hashable, Sendable {
+    /// The column names, in order.
+    public let columnNames: [String]
+    /// The values, in column order.
+    public let values: [SQLiteValue]
+
+    /// Creates a row from names and values.
+    ///
+    /// - Parameters:
+    ///   - columnNames: The column names, in order.
+    ///   - values: The values, in the same order.
+    public init(columnNames: [String], values: [SQLiteValue]) {
+        self.columnNames = columnNames
+        self.values = values
+    }
+
+    /// Reads every column of the current row.
+    ///
+    /// - Parameter row: The current result row.
+    public init(row: Row) {
+        columnNames = (0..<row.count).map(row.columnName(at:))
+        values = (0..<row.count).map(row.sqliteValue(at:))
+    }
+
+    /// The value at a 0-based column index, or `nil` when the index is out of range.
+    ///
+    /// - Parameter index: The column index.
+    public subscript(_ index: Int) -> SQLiteValue? {
+        values.indices.contains(index) ? values[index] : nil
+    }
+
+    /// The value of the column named `name` (ASCII case-insensitive), or `nil` if there is no such column.
+    ///
+    /// - Parameter name: The column name.
+    public subscript(_ name: String) -> SQLiteValue? {
+        columnNames.firstIndex { $0.lowercased() == name.lowercased() }.map { values[$0] }
+    }
+}

@@ -1,20 +1,30 @@
 // The planets example: create a new database, create a table from a model, insert rows through one
 // reused InsertStatement, read them back as structs, and open the database again as an existing one.
 //
-//     swift run planets            # in a new temporary directory
-//     swift run planets DIRECTORY  # in DIRECTORY (planets.sqlite must not exist there yet)
+//     swift run planets            # in a new temporary directory, removed at the end
+//     swift run planets DIRECTORY  # in DIRECTORY, kept (planets.sqlite must not exist there yet)
 import Foundation
 import SQLiteSwiftly
 
+/// A check of the example itself that failed.
+struct ExampleFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
 func run() throws {
     let directory: URL
-    if CommandLine.arguments.count > 1 {
-        directory = URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
-    } else {
+    let temporary = CommandLine.arguments.count < 2
+    if temporary {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "planets-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)", isDirectory: true)
+            "planets-\(UUID().uuidString)", isDirectory: true)
+    } else {
+        directory = URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
     }
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer {
+        if temporary { try? FileManager.default.removeItem(at: directory) }
+    }
     let path = directory.appendingPathComponent("planets.sqlite").path
 
     // 1. A new database: this fails if anything already exists at `path`.
@@ -43,15 +53,13 @@ func run() throws {
     print("reopened read-only: \(count) planets")
     do {
         _ = try Connection(creating: path)
-        print("error: creating over an existing database succeeded")
-        exit(1)
-    } catch {
+        throw ExampleFailure(message: "creating over an existing database succeeded")
+    } catch let error as SQLiteError {
         guard error.kind == .databaseAlreadyExists else { throw error }
         print("creating again is refused: \(error)")
     }
     guard planets == Planet.solarSystem else {
-        print("error: the planets read back differ from those inserted")
-        exit(1)
+        throw ExampleFailure(message: "the planets read back differ from those inserted")
     }
 }
 

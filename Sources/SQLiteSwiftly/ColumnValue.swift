@@ -68,10 +68,34 @@ public struct ColumnValue {
         // sqlite3_value_text before sqlite3_value_bytes: the documented order that avoids a conversion.
         guard let text = sqlite3_value_text(value) else { return "" }
         let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
-        guard let string = String(validating: bytes, as: UTF8.self) else {
+        // String(decoding:) takes the standard library's fast UTF-8 path, but repairs invalid bytes with U+FFFD;
+        // the text was valid exactly when the decoded bytes are the stored ones. (String(validating:as:) gives
+        // the same answer through unspecialized generic code, several times slower.)
+        var string = String(decoding: bytes, as: UTF8.self)
+        guard string.withUTF8({ Self.same($0, bytes) }) else {
             throw SQLiteError.conversion("stored TEXT is not valid UTF-8; read it as Data or [UInt8] instead")
         }
         return string
+    }
+
+    @inlinable static func same(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard first.count == second.count else { return false }
+        guard let left = first.baseAddress, let right = second.baseAddress else { return true }
+        let (lhs, rhs) = (UnsafeRawPointer(left), UnsafeRawPointer(right))
+        var offset = 0
+        while offset + 8 <= first.count {
+            let words = (
+                lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
+                rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            )
+            if words.0 != words.1 { return false }
+            offset += 8
+        }
+        while offset < first.count {
+            if left[offset] != right[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// The stored bytes of a blob, or the UTF-8 bytes of a text.
@@ -116,6 +140,35 @@ public struct ColumnValue {
             return .blob((try? bytes()) ?? [])
         default: return .null
         }
+    }
+
+    /// Reads the value as `Value`, the way `Value(column:)` does.
+    ///
+    /// Swift 6.3 does not devirtualize a call to a protocol requirement that has typed throws across modules,
+    /// so in a model's decoder `Value(column:)` stays an indirect call through the witness table even once
+    /// `Value` is known. For the standard types this calls their conversion directly instead: each type test
+    /// folds away when the caller is specialized. The conversions are the same ones the conformances use.
+    @inlinable @inline(__always)
+    func decode<Value: SQLiteValueConvertible>(_ type: Value.Type) throws(SQLiteError) -> Value {
+        if Value.self == Int.self, let value = try Int(column: self) as? Value { return value }
+        if Value.self == Int64.self, let value = try Int64(column: self) as? Value { return value }
+        if Value.self == Int32.self, let value = try Int32(column: self) as? Value { return value }
+        if Value.self == Double.self, let value = try Double(column: self) as? Value { return value }
+        if Value.self == String.self, let value = try String(column: self) as? Value { return value }
+        if Value.self == Bool.self, let value = try Bool(column: self) as? Value { return value }
+        if Value.self == Data.self, let value = try Data(column: self) as? Value { return value }
+        if Value.self == [UInt8].self, let value = try [UInt8](column: self) as? Value { return value }
+        if Value.self == Int?.self, let value = try (isNull ? nil : Int(column: self)) as? Value { return value }
+        if Value.self == Int64?.self, let value = try (isNull ? nil : Int64(column: self)) as? Value { return value }
+        if Value.self == Double?.self, let value = try (isNull ? nil : Double(column: self)) as? Value {
+            return value
+        }
+        if Value.self == String?.self, let value = try (isNull ? nil : String(column: self)) as? Value {
+            return value
+        }
+        if Value.self == Bool?.self, let value = try (isNull ? nil : Bool(column: self)) as? Value { return value }
+        if Value.self == Data?.self, let value = try (isNull ? nil : Data(column: self)) as? Value { return value }
+        return try Value(column: self)
     }
 
     @usableFromInline static func mismatch(expected: String, found type: Int32) -> SQLiteError {

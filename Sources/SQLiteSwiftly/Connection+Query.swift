@@ -52,7 +52,7 @@ extension Connection {
         _ type: Decoded.Type, _ sql: String, _ arguments: StatementArguments = .none
     ) throws -> Decoded? {
         let (raw, arguments) = try cachedStatement(sql, arguments: arguments)
-        return try readRows(raw, arguments: arguments, as: type, limit: 1, table: nil).first
+        return try readFirst(raw, arguments: arguments, as: type, table: nil)
     }
 
     /// Runs a query and returns the first column of its first row as a single value.

@@ -1,4 +1,100 @@
+// Verifying table models against the live schema, once per model and schema version.
+
 extension Connection {
-    /// Verifies a model against the live schema once per statement (placeholder until schema verification).
-    @usableFromInline func verifyOnce<Model: TableModel>(_ type: Model.Type) throws(SQLiteError) {}
+    /// Checks that a model matches the table that exists in the database, and throws one error listing every
+    /// difference.
+    ///
+    /// The table is read with `PRAGMA table_xinfo` and compared column by column (names ignore ASCII case):
+    ///
+    /// - the table must exist;
+    /// - every column of ``TableModel/columns`` must exist;
+    /// - a table column the model does not know must not be `NOT NULL` without a default, or inserts fail;
+    /// - the declared types must have the same *type affinity* (`INT` and `INTEGER` match, `VARCHAR(20)` and
+    ///   `TEXT` match, `TEXT` and `INTEGER` do not): affinity decides how SQLite stores a value;
+    /// - nullability must match (an `INTEGER PRIMARY KEY` row-id alias never reads as NULL, so it matches
+    ///   both);
+    /// - each column's position in the primary key must match.
+    ///
+    /// Uniqueness, defaults, foreign keys and indexes are not compared.
+    ///
+    /// ```swift
+    /// do {
+    ///     try db.verify(Planet.self)
+    /// } catch {
+    ///     for difference in error.differences { print(difference) }
+    ///     // missing column at "planets"."moons": expected INTEGER NOT NULL, found no column
+    /// }
+    /// ```
+    ///
+    /// Reading and writing through a model (``readAll(_:)``, ``makeInsertStatement(for:onConflict:)``, ...)
+    /// runs this check automatically, once per model and `PRAGMA schema_version`.
+    ///
+    /// - Parameter type: The table model.
+    /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/schemaMismatch`` whose
+    ///   ``SQLiteError/differences`` lists every difference; or an SQLite error if the schema cannot be read.
+    public func verify<Model: TableModel>(_ type: Model.Type) throws(SQLiteError) {
+        let differences = try schemaDifferences(for: type)
+        guard !differences.isEmpty else { return }
+        let count = differences.count == 1 ? "1 difference" : "\(differences.count) differences"
+        var error = SQLiteError(
+            .schemaMismatch,
+            message: "\(Model.self) does not match table \"\(Model.tableName)\" (\(count)): "
+                + differences.map(\.description).joined(separator: "; "))
+        error.table = Model.tableName
+        error.differences = differences
+        throw error
+    }
+
+    /// Lists the differences between a model and the table that exists in the database.
+    ///
+    /// The comparison is the one ``verify(_:)`` makes; an empty array means the model matches.
+    ///
+    /// - Parameter type: The table model.
+    /// - Returns: Every difference, table-level first, then in the order of the model's columns, then the
+    ///   table's extra columns.
+    /// - Throws: ``SQLiteError`` if the schema cannot be read.
+    public func schemaDifferences<Model: TableModel>(for type: Model.Type) throws(SQLiteError) -> [SchemaDifference] {
+        let live = try liveColumns(of: Model.tableName)
+        return SchemaComparison.differences(table: Model.tableName, model: Model.columns, live: live)
+    }
+
+    /// Verifies a model once per model type and `PRAGMA schema_version`: the repeated check is one cached
+    /// pragma read and a dictionary lookup.
+    @usableFromInline func verifyOnce<Model: TableModel>(_ type: Model.Type) throws(SQLiteError) {
+        let version = try schemaVersion()
+        let key = ObjectIdentifier(type)
+        if schemaChecks.verified[key] == version { return }
+        try verify(type)
+        schemaChecks.verified[key] = version
+    }
+
+    /// The main database's schema cookie, which SQLite bumps on every schema change by any connection.
+    ///
+    /// See <https://www.sqlite.org/pragma.html#pragma_schema_version>.
+    func schemaVersion() throws(SQLiteError) -> Int64 {
+        let raw: RawStatement
+        if let cached = schemaChecks.versionStatement, !cached.isMidway {
+            raw = cached
+        } else {
+            raw = try compile("PRAGMA schema_version", persistent: true)
+            schemaChecks.versionStatement = raw
+        }
+        raw.begin()
+        guard try raw.step() else { return 0 }
+        defer { raw.abandon() }
+        return try raw.row(number: 1).value(at: 0, as: Int64.self)
+    }
+
+    /// The table's columns as `PRAGMA table_xinfo` reports them; empty when there is no such table.
+    func liveColumns(of table: String) throws(SQLiteError) -> [LiveColumn] {
+        let raw = try compile(
+            "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid")
+        do {
+            return try readRows(raw, arguments: [table], as: LiveColumn.self, limit: .max, table: table)
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw SQLiteError(.misuse, message: "unexpected error reading the schema: \(error)")
+        }
+    }
 }

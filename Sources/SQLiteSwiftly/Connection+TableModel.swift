@@ -14,6 +14,11 @@ extension Connection {
     /// - Throws: ``SQLiteError``, for instance when the table exists and `ifNotExists` is `false`.
     public func createTable<Model: TableModel>(for type: Model.Type, ifNotExists: Bool = false) throws(SQLiteError) {
         let columns = try ModelStatements.columns(of: type, requiringKey: false)
+        if let problem = TableSQL.problem(in: columns) {
+            var error = SQLiteError(.misuse, message: problem)
+            error.table = Model.tableName
+            throw error
+        }
         var statements = [TableSQL.createTable(Model.tableName, columns: columns, ifNotExists: ifNotExists)]
         statements += Model.indexes.map { TableSQL.createIndex($0, table: Model.tableName, ifNotExists: ifNotExists) }
         do {
@@ -65,7 +70,7 @@ extension Connection {
         _ type: Model.Type, where condition: String?, _ arguments: StatementArguments = .none
     ) throws -> [Model] {
         let (raw, arguments) = try modelQuery(type, where: condition, arguments)
-        return try readRows(raw, arguments: arguments, as: type, limit: .max, table: Model.tableName)
+        return try readModels(raw, arguments: arguments, as: type, limit: .max)
     }
 
     /// Reads the first row of a model's table that matches a condition, or `nil`.
@@ -80,16 +85,29 @@ extension Connection {
         _ type: Model.Type, where condition: String?, _ arguments: StatementArguments = .none
     ) throws -> Model? {
         let (raw, arguments) = try modelQuery(type, where: condition, arguments)
-        return try readRows(raw, arguments: arguments, as: type, limit: 1, table: Model.tableName).first
+        return try readFirstModel(raw, arguments: arguments, as: type)
     }
 
-    /// The cached SELECT for a model, verified against the schema.
+    /// The cached SELECT for a model.
+    ///
+    /// A new statement is compiled after the model is verified against the schema; a cached one is found by
+    /// model type and condition, and its run verifies the model again only if the schema changed since (see
+    /// ``firstModelStep(_:_:)``).
     @usableFromInline func modelQuery<Model: TableModel>(
         _ type: Model.Type, where condition: String?, _ arguments: StatementArguments
     ) throws(SQLiteError) -> (RawStatement, StatementArguments) {
+        let key = StatementCache.ModelKey(model: ObjectIdentifier(type), condition: condition)
+        let expands = arguments.containsList
+        if !expands, let cached = statementCache.statement(for: key), !cached.isMidway {
+            return (cached, arguments)
+        }
         try verifyOnce(type)
         let sql = TableSQL.select(Model.tableName, columns: Model.columns, where: condition)
-        return try cachedStatement(sql, arguments: arguments)
+        let (raw, expanded) = try cachedStatement(sql, arguments: arguments)
+        // Lists change the SQL with their length, so those queries are only cached by their expanded text.
+        if !expands { statementCache.insert(raw, for: key) }
+        if !raw.isMidway { raw.schemaVerifiedAt = raw.reprepareCount }
+        return (raw, expanded)
     }
 
     /// Prepares an INSERT for a model, to be run once per row.

@@ -30,6 +30,8 @@ public final class Connection {
     var tracer: Tracer?
     /// How many transactions and savepoints this connection has opened through ``transaction(_:_:)``.
     var transactionDepth = 0
+    /// Which models were verified against which schema version (see `verifyOnce`).
+    var schemaChecks = SchemaCheckCache()
 
     /// How long a connection waits for another connection's lock before failing with
     /// ``ResultCode/busy``: 5 seconds.

@@ -22,8 +22,10 @@ enum DatabaseFile {
         let database: OpaquePointer
         switch mode {
         case .inMemory:
-            database = try openHandle(":memory:", flags: base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                | SQLITE_OPEN_MEMORY, path: nil)
+            database = try openHandle(
+                ":memory:",
+                flags: base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                    | SQLITE_OPEN_MEMORY, path: nil)
         case .create(let path):
             try createEmptyFile(at: path)
             do {
@@ -34,16 +36,21 @@ enum DatabaseFile {
             }
         case .open(let path), .openReadOnly(let path):
             try requireUsable(path)
+            try requireHeader(path)
             let access = mode == .open(path: path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
             do {
                 database = try openHandle(sqlitePath(path), flags: base | access, path: path)
-            } catch where error.code.primary == .cannotOpen && !exists(path) {
+            } catch  where error.code.primary == .cannotOpen && !exists(path) {
                 throw notFound(path)
             }
         }
         sqlite3_extended_result_codes(database, 1)
-        let milliseconds = busyTimeout.components.seconds * 1000
-            + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        // Generated SQL quotes every identifier: a misspelled one must fail, not turn into a string literal.
+        csqlite_disable_double_quoted_strings(database)
+        // Clamped before multiplying: `Duration.seconds(Int64.max)` must not overflow (and trap).
+        let seconds = min(busyTimeout.components.seconds, Int64(Int32.max / 1000))
+        let milliseconds =
+            busyTimeout <= .zero ? 0 : seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(database, Int32(clamping: max(0, milliseconds)))
         if case .open = mode {
             try verifyDatabase(database, path: mode.path)
@@ -76,6 +83,27 @@ enum DatabaseFile {
             throw SQLiteError(.misuse, message: "the database path is empty")
         }
         guard exists(path) else { throw notFound(path) }
+    }
+
+    /// The 16 bytes every SQLite database file starts with: "SQLite format 3" and a NUL.
+    private static let header = Array("SQLite format 3\0".utf8)
+
+    /// Refuses a non-empty file that does not start with the SQLite header.
+    ///
+    /// SQLite itself opens some short files (one byte, for instance) as empty databases and would overwrite
+    /// them at the first write. An empty file is an empty database; anything else must carry the header. Files
+    /// that cannot be read here (directories, unreadable files) are left to SQLite to report.
+    private static func requireHeader(_ path: String) throws(SQLiteError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: header.count)
+        let count = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
+        guard count > 0, count < header.count || bytes != header else { return }
+        var error = SQLiteError(
+            .notADatabase, message: "the file at '\(path)' is not an SQLite database (it lacks the SQLite header)")
+        error.path = path
+        throw error
     }
 
     private static func notFound(_ path: String) -> SQLiteError {

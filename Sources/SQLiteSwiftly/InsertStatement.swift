@@ -38,8 +38,9 @@ public final class InsertStatement<Model: TableModel> {
         self.connection = connection
         conflictPolicy = policy
         columnCount = columns.count
-        raw = try connection.compile(TableSQL.insert(Model.tableName, columns: columns, policy: policy), persistent: true)
-        try connection.verifyOnce(Model.self)
+        try connection.verifyOnce(Model.self)  // first, so that a drifted schema is a schemaMismatch error
+        raw = try connection.compile(
+            TableSQL.insert(Model.tableName, columns: columns, policy: policy), persistent: true)
     }
 
     /// The SQL the statement runs.
@@ -82,8 +83,8 @@ public final class UpdateStatement<Model: TableModel> {
         }
         self.connection = connection
         columnCount = columns.count
+        try connection.verifyOnce(Model.self)  // first, so that a drifted schema is a schemaMismatch error
         raw = try connection.compile(TableSQL.update(Model.tableName, columns: columns), persistent: true)
-        try connection.verifyOnce(Model.self)
     }
 
     /// The SQL the statement runs.
@@ -116,8 +117,8 @@ public final class DeleteStatement<Model: TableModel> {
             return next
         }
         self.connection = connection
+        try connection.verifyOnce(Model.self)  // first, so that a drifted schema is a schemaMismatch error
         raw = try connection.compile(TableSQL.delete(Model.tableName, columns: columns), persistent: true)
-        try connection.verifyOnce(Model.self)
     }
 
     /// The SQL the statement runs.

@@ -93,6 +93,35 @@ public struct ParameterSlot {
         }
     }
 
+    /// Binds `value`, the way `value.bind(to:)` does.
+    ///
+    /// As in ``ColumnValue``'s decoding, Swift 6.3 leaves a call to a protocol requirement with typed throws
+    /// indirect across modules, so for the standard types this calls their `bind(to:)` directly; each type test
+    /// folds away when the caller is specialized.
+    @inlinable @inline(__always)
+    func bindValue<Value: SQLiteValueConvertible>(_ value: Value) throws(SQLiteError) {
+        if Value.self == Int.self, let value = value as? Int { return try value.bind(to: self) }
+        if Value.self == Int64.self, let value = value as? Int64 { return try value.bind(to: self) }
+        if Value.self == Int32.self, let value = value as? Int32 { return try value.bind(to: self) }
+        if Value.self == Double.self, let value = value as? Double { return try value.bind(to: self) }
+        if Value.self == String.self, let value = value as? String { return try value.bind(to: self) }
+        if Value.self == Bool.self, let value = value as? Bool { return try value.bind(to: self) }
+        if Value.self == Data.self, let value = value as? Data { return try value.bind(to: self) }
+        if Value.self == [UInt8].self, let value = value as? [UInt8] { return try value.bind(to: self) }
+        if Value.self == Int?.self, let value = value as? Int? { return try bindOptional(value) }
+        if Value.self == Int64?.self, let value = value as? Int64? { return try bindOptional(value) }
+        if Value.self == Double?.self, let value = value as? Double? { return try bindOptional(value) }
+        if Value.self == String?.self, let value = value as? String? { return try bindOptional(value) }
+        if Value.self == Bool?.self, let value = value as? Bool? { return try bindOptional(value) }
+        if Value.self == Data?.self, let value = value as? Data? { return try bindOptional(value) }
+        try value.bind(to: self)
+    }
+
+    @inlinable @inline(__always)
+    func bindOptional<Wrapped: SQLiteValueConvertible>(_ value: Wrapped?) throws(SQLiteError) {
+        if let value { try bindValue(value) } else { try bindNull() }
+    }
+
     @inlinable func check(_ code: Int32) throws(SQLiteError) {
         if code != SQLITE_OK { throw bindError(code) }
     }
@@ -101,7 +130,8 @@ public struct ParameterSlot {
         var error = SQLiteCalls.error(code, statement: statement)
         if code == SQLITE_RANGE {
             error.kind = .parameterMismatch
-            error.message = "the statement has \(sqlite3_bind_parameter_count(statement)) parameters, "
+            error.message =
+                "the statement has \(sqlite3_bind_parameter_count(statement)) parameters, "
                 + "so there is no parameter \(index)"
         }
         error.parameter = parameterName

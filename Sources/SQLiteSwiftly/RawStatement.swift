@@ -11,17 +11,24 @@ import CSQLite
 /// statement and clears its bindings, so that the next run starts clean.
 @usableFromInline
 final class RawStatement {
+    // The run-state properties below are read and written on every step; they are never accessed
+    // overlappingly (a statement belongs to one connection owner), so the dynamic exclusivity checks that a
+    // class's stored `var` gets by default (swift_beginAccess, about 30 instructions each) are turned off.
     @usableFromInline let handle: OpaquePointer
     @usableFromInline let sql: String
     @usableFromInline let parameterCount: Int32
     @usableFromInline let columnCount: Int32
     /// Whether the statement has stepped without reaching its end, and needs a reset before it runs again.
-    @usableFromInline var isMidway = false
+    @usableFromInline @exclusivity(unchecked) var isMidway = false
     /// Bumped at each run, so a cursor notices that its statement was restarted under it.
-    @usableFromInline var generation = 0
+    @usableFromInline @exclusivity(unchecked) var generation = 0
     /// The row type last verified against the result columns, with the re-prepare count at that time.
-    @usableFromInline var verifiedRowType: ObjectIdentifier?
-    @usableFromInline var verifiedAtReprepare: Int32 = -1
+    @usableFromInline @exclusivity(unchecked) var verifiedRowType: ObjectIdentifier?
+    @usableFromInline @exclusivity(unchecked) var verifiedAtReprepare: Int32 = -1
+    /// For a model query, the re-prepare count at which the model was last verified against the schema.
+    @usableFromInline @exclusivity(unchecked) var schemaVerifiedAt: Int32 = -1
+    /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
+    @exclusivity(unchecked) var lastUse = 0
 
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -32,6 +39,11 @@ final class RawStatement {
 
     deinit {
         sqlite3_finalize(handle)
+    }
+
+    /// How many times SQLite re-prepared the statement, which it does after any schema change.
+    @inlinable var reprepareCount: Int32 {
+        sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
     }
 
     /// Starts a run: resets a statement left mid-way and invalidates cursors of earlier runs.
@@ -98,7 +110,7 @@ final class RawStatement {
 extension RawStatement {
     /// Checks the result columns against `Decoded`'s expected names, once per row type and per re-prepare.
     @inlinable func verify<Decoded: RowDecodable>(_ type: Decoded.Type) throws(SQLiteError) {
-        let reprepares = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        let reprepares = reprepareCount
         if verifiedRowType == ObjectIdentifier(type) && verifiedAtReprepare == reprepares { return }
         try verifyColumns(expected: Decoded.expectedColumnNames, typeName: "\(type)")
         verifiedRowType = ObjectIdentifier(type)

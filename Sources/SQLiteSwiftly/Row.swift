@@ -26,7 +26,7 @@ public struct Row {
     /// - Returns: The converted value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` naming the column and row when the stored value does
     ///   not convert, or when `index` is out of range.
-    @inlinable public subscript<Value: SQLiteValueConvertible>(_ index: Int) -> Value {
+    @inlinable @inline(__always) public subscript<Value: SQLiteValueConvertible>(_ index: Int) -> Value {
         get throws(SQLiteError) {
             try self.value(at: index)
         }
@@ -58,13 +58,14 @@ public struct Row {
     ///   - type: The type to read, when inference cannot tell.
     /// - Returns: The converted value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` naming the column and row.
-    @inlinable public func value<Value: SQLiteValueConvertible>(at index: Int, as type: Value.Type = Value.self)
+    @inlinable @inline(__always)
+    public func value<Value: SQLiteValueConvertible>(at index: Int, as type: Value.Type = Value.self)
         throws(SQLiteError) -> Value
     {
         guard index >= 0 && index < Int(columnCount) else { throw outOfRange(index) }
         let position = Int32(truncatingIfNeeded: index)
         do {
-            return try Value(column: ColumnValue(sqlite3_column_value(statement, position)))
+            return try ColumnValue(sqlite3_column_value(statement, position)).decode(Value.self)
         } catch {
             throw located(error, index: position)
         }
@@ -106,8 +107,8 @@ public struct Row {
     }
 
     @usableFromInline func located(_ error: SQLiteError, index: Int32) -> SQLiteError {
-        error.with(
-            table: sqlite3_column_table_name(statement, index).map { String(cString: $0) },
-            column: columnName(at: Int(index)), row: number)
+        // The table is filled in by the run loop, which knows it for model reads; sqlite3_column_table_name would
+        // need SQLITE_ENABLE_COLUMN_METADATA, which not every SQLite build has.
+        error.with(column: columnName(at: Int(index)), row: number)
     }
 }

@@ -32,7 +32,7 @@ public struct RowEncoder {
             index = parameterMap[encodedCount - 1]
             if index == 0 { return }
         }
-        try value.bind(to: ParameterSlot(statement: statement, index: index))
+        try ParameterSlot(statement: statement, index: index).bindValue(value)
     }
 
     @usableFromInline func tooMany() -> SQLiteError {

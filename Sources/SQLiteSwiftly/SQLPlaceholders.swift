@@ -83,7 +83,9 @@ enum SQLPlaceholders {
 
     /// Rewrites `sql` so that each ``ValueList`` argument has one placeholder per element, and flattens the
     /// arguments to match. Returns the input unchanged when no argument is a list.
-    static func expand(_ sql: String, _ arguments: StatementArguments) throws(SQLiteError) -> (String, StatementArguments) {
+    static func expand(_ sql: String, _ arguments: StatementArguments) throws(SQLiteError) -> (
+        String, StatementArguments
+    ) {
         guard arguments.containsList else { return (sql, arguments) }
         let placeholders = scan(sql)
         var replacements: [(Range<Int>, String)] = []
@@ -104,7 +106,8 @@ enum SQLPlaceholders {
             var flat: [StatementArguments.Argument] = []
             for (placeholder, value) in zip(placeholders, values) {
                 if case .list(let items) = value {
-                    replacements.append((placeholder.range, Array(repeating: "?", count: items.count).joined(separator: ", ")))
+                    replacements.append(
+                        (placeholder.range, Array(repeating: "?", count: items.count).joined(separator: ", ")))
                     flat += items.map { .value($0) }
                 } else {
                     flat.append(value)
@@ -112,6 +115,7 @@ enum SQLPlaceholders {
             }
             result = StatementArguments(positional: flat)
         case .named(var values):
+            var expanded = Set<String>()
             for placeholder in placeholders where placeholder.text.count > 1 && placeholder.text.first != "?" {
                 let bare = String(placeholder.text.dropFirst())
                 let key = values[placeholder.text] != nil ? placeholder.text : bare
@@ -119,10 +123,10 @@ enum SQLPlaceholders {
                 let names = items.indices.map { "\(placeholder.text)__\($0 + 1)" }
                 replacements.append((placeholder.range, names.joined(separator: ", ")))
                 for (name, item) in zip(names, items) { values[name] = .value(item) }
+                expanded.insert(key)
             }
-            for (key, value) in values {
-                if case .list = value { values[key] = nil }
-            }
+            // A list that matched no placeholder stays, so that binding reports it as an extra argument.
+            for key in expanded { values[key] = nil }
             result = StatementArguments(positional: [])
             result.storage = .named(values)
         }

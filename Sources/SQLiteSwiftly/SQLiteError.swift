@@ -34,6 +34,9 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         case schemaMismatch = "schema mismatch"
         /// SQLite rolled a transaction back by itself, or a transaction ended outside the library's control.
         case transactionRolledBack = "transaction rolled back"
+        /// The database's applied migrations do not match a ``Migrator``'s list: the database has applied a
+        /// migration the migrator does not know (it is newer than the app), or applied them in another order.
+        case migrationMismatch = "migration mismatch"
         /// The library was used in a way it does not allow, such as SQL holding two statements.
         case misuse = "misuse"
     }
@@ -112,7 +115,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         case .databaseAlreadyExists, .databaseNotFound: .cannotOpen
         case .notADatabase: .notADatabase
         case .parameterMismatch: .range
-        case .modelMismatch, .conversionFailed, .schemaMismatch: .mismatch
+        case .modelMismatch, .conversionFailed, .schemaMismatch, .migrationMismatch: .mismatch
         case .transactionRolledBack: .abort
         case .misuse: .misuse
         }
@@ -130,8 +133,10 @@ extension SQLiteError {
         SQLiteError(.conversionFailed, message: message)
     }
 
-    @usableFromInline func with(sql: String? = nil, path: String? = nil, table: String? = nil, column: String? = nil,
-              row: Int? = nil, parameter: String? = nil) -> SQLiteError {
+    @usableFromInline func with(
+        sql: String? = nil, path: String? = nil, table: String? = nil, column: String? = nil,
+        row: Int? = nil, parameter: String? = nil
+    ) -> SQLiteError {
         var copy = self
         if copy.sql == nil { copy.sql = sql }
         if copy.path == nil { copy.path = path }

@@ -11,12 +11,20 @@ enum ScriptRunner {
                 let end = start + utf8.count
                 var position = 0
                 while cursor < end {
+                    // Skip blanks between statements, so that each statement's text (errors, traces) starts
+                    // with the statement itself.
+                    while cursor < end && (cursor.pointee == 0x20 || (0x09...0x0D).contains(cursor.pointee)) {
+                        cursor += 1
+                    }
+                    guard cursor < end else { break }
                     var statement: OpaquePointer?
                     var tail: UnsafePointer<CChar>?
                     let code = sqlite3_prepare_v2(database, cursor, Int32(clamping: end - cursor), &statement, &tail)
                     let consumed = tail ?? UnsafePointer(end)
-                    let sql = String(decoding: UnsafeRawBufferPointer(start: cursor, count: consumed - cursor), as: UTF8.self)
-                        .trimmingWhitespace()
+                    let sql = String(
+                        decoding: UnsafeRawBufferPointer(start: cursor, count: consumed - cursor), as: UTF8.self
+                    )
+                    .trimmingWhitespace()
                     guard code == SQLITE_OK else {
                         return located(SQLiteCalls.error(code, db: database, sql: sql), position: position + 1)
                     }

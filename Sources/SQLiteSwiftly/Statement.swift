@@ -75,7 +75,7 @@ public final class Statement {
     @inlinable public func fetchOne<Decoded: RowDecodable>(
         _ arguments: StatementArguments = .none, as type: Decoded.Type
     ) throws -> Decoded? {
-        try connection.readRows(raw, arguments: arguments, as: type, limit: 1, table: nil).first
+        try connection.readFirst(raw, arguments: arguments, as: type, table: nil)
     }
 
     /// Runs the statement lazily: the returned cursor steps one row at a time, in constant memory.

@@ -36,6 +36,23 @@ enum TableSQL {
         return "CREATE TABLE \(exists)\(quote(name)) (\(parts.joined(separator: ", ")))"
     }
 
+    /// What makes a column list impossible to create as declared, or `nil`: duplicate names (SQLite
+    /// compares them ignoring ASCII case), or `AUTOINCREMENT` anywhere but on a single INTEGER primary key,
+    /// where SQLite would refuse it or the generated SQL would silently drop it.
+    static func problem(in columns: [Column]) -> String? {
+        var seen = Set<String>()
+        for column in columns where !seen.insert(column.name.lowercased()).inserted {
+            return "the column \"\(column.name)\" is declared twice"
+        }
+        let keys = columns.filter(\.isPrimaryKey)
+        if let column = columns.first(where: \.isAutoIncrement),
+            keys.count != 1 || !column.isPrimaryKey || column.type != .integer
+        {
+            return "AUTOINCREMENT needs a single INTEGER primary key, but \"\(column.name)\" is not one"
+        }
+        return nil
+    }
+
     /// `CREATE INDEX` for one declared index.
     static func createIndex(_ index: TableIndex, table: String, ifNotExists: Bool) -> String {
         let unique = index.isUnique ? "UNIQUE " : ""
@@ -66,7 +83,8 @@ enum TableSQL {
             sql +=
                 others.isEmpty
                 ? "NOTHING"
-                : "UPDATE SET " + others.map { "\(quote($0.name)) = excluded.\(quote($0.name))" }.joined(separator: ", ")
+                : "UPDATE SET "
+                    + others.map { "\(quote($0.name)) = excluded.\(quote($0.name))" }.joined(separator: ", ")
         }
         return sql
     }
@@ -95,8 +113,10 @@ enum TableSQL {
         case .real(let real):
             if real.isInfinite { return real < 0 ? "-9e999" : "9e999" }
             return "\(real)"
-        case .text(let text): return "'" + text.split(separator: "'", omittingEmptySubsequences: false)
-            .joined(separator: "''") + "'"
+        case .text(let text):
+            return "'"
+                + text.split(separator: "'", omittingEmptySubsequences: false)
+                .joined(separator: "''") + "'"
         case .blob(let bytes):
             let digits = Array("0123456789ABCDEF")
             return "X'" + String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }) + "'"

@@ -56,12 +56,14 @@ extension Connection {
         let tracer = Tracer(expanded: expanded, hook: hook)
         self.tracer = tracer
         // The connection keeps the tracer alive as long as the hook is registered.
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, duration in
-            guard let context, let statement, let duration else { return 0 }
-            let tracer = Unmanaged<Tracer>.fromOpaque(context).takeUnretainedValue()
-            tracer.report(
-                statement: OpaquePointer(statement), nanoseconds: duration.load(as: Int64.self))
-            return 0
-        }, Unmanaged.passUnretained(tracer).toOpaque())
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_PROFILE),
+            { _, context, statement, duration in
+                guard let context, let statement, let duration else { return 0 }
+                let tracer = Unmanaged<Tracer>.fromOpaque(context).takeUnretainedValue()
+                tracer.report(
+                    statement: OpaquePointer(statement), nanoseconds: duration.load(as: Int64.self))
+                return 0
+            }, Unmanaged.passUnretained(tracer).toOpaque())
     }
 }

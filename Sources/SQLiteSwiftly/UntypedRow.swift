@@ -33,7 +33,9 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
     ///
     /// - Parameter index: The column index.
     public subscript(_ index: Int) -> SQLiteValue? {
-        values.indices.contains(index) ? values[index] : nil
+        // Not a ternary: `SQLiteValue` is nil-literal expressible, so `: nil` there would give `.null`.
+        guard values.indices.contains(index) else { return nil }
+        return values[index]
     }
 
     /// The value of the column named `name` (ASCII case-insensitive), or `nil` if there is no such column.

@@ -1,0 +1,93 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The serial executor of a ``SharedConnection``: runs the actor's jobs, in order, on a thread of its own.
+///
+/// SQLite calls block their thread until they finish, and a long query can take seconds. Run on Swift's
+/// cooperative thread pool (one thread per core), a few long queries would stall every other task of the
+/// process, including the one that wants to interrupt them; a dispatch queue does not help on Linux, where a
+/// busy (not sleeping) worker gets no extra thread. So each shared connection has one dedicated thread that
+/// waits for jobs and runs them. The thread ends once ``stop()`` was called and the queue is empty.
+/// See SE-0392 (custom actor executors).
+final class ConnectionExecutor: SerialExecutor {
+    private struct State {
+        var jobs: [UnownedJob] = []
+        var head = 0
+        var isStopped = false
+    }
+
+    private let state = Mutex(State())
+    private let available = DispatchSemaphore(value: 0)
+
+    /// Starts the executor's thread; `nil` if the system refuses to create one.
+    init?() {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let context = Unmanaged.passRetained(self).toOpaque()
+        #if canImport(Darwin)
+            var thread: pthread_t?
+        #else
+            var thread = pthread_t()
+        #endif
+        let code = pthread_create(
+            &thread, &attributes,
+            { context in
+                guard let context else { return nil }
+                Unmanaged<ConnectionExecutor>.fromOpaque(context).takeRetainedValue().run()
+                return nil
+            }, context)
+        guard code == 0 else {
+            Unmanaged<ConnectionExecutor>.fromOpaque(context).release()
+            return nil
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        state.withLock { $0.jobs.append(job) }
+        available.signal()
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// Lets the thread end once every job enqueued so far has run.
+    func stop() {
+        state.withLock { $0.isStopped = true }
+        available.signal()
+    }
+
+    /// The thread's loop: waits for a job, runs it, until stopped with nothing left to run.
+    private func run() {
+        let executor = asUnownedSerialExecutor()
+        while true {
+            available.wait()
+            let next: UnownedJob?? = state.withLock { state in
+                guard state.head < state.jobs.count else { return state.isStopped ? .none : .some(nil) }
+                let job = state.jobs[state.head]
+                state.head += 1
+                if state.head > 64 && state.head * 2 > state.jobs.count {
+                    state.jobs.removeFirst(state.head)
+                    state.head = 0
+                }
+                return .some(job)
+            }
+            switch next {
+            case .none: return
+            case .some(.none): continue
+            case .some(.some(let job)): job.runSynchronously(on: executor)
+            }
+        }
+    }
+}

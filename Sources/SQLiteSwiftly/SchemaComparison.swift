@@ -1,0 +1,150 @@
+/// One column of a live table, as `PRAGMA table_xinfo` reports it.
+struct LiveColumn: RowDecodable {
+    var name: String
+    var declaredType: String
+    var isNotNull: Bool
+    var defaultValue: String?
+    /// The 1-based position in the primary key, 0 when not part of it.
+    var primaryKeyPosition: Int
+    /// 0 for ordinary columns, 1 for hidden virtual-table columns, 2 or 3 for generated columns.
+    var hidden: Int
+
+    init(row: Row) throws {
+        name = try row[0]
+        declaredType = try row[1]
+        isNotNull = try row[2] as Int != 0
+        defaultValue = try row[3]
+        primaryKeyPosition = try row[4]
+        hidden = try row[5]
+    }
+
+    init(
+        name: String, declaredType: String, isNotNull: Bool, defaultValue: String? = nil,
+        primaryKeyPosition: Int = 0, hidden: Int = 0
+    ) {
+        self.name = name
+        self.declaredType = declaredType
+        self.isNotNull = isNotNull
+        self.defaultValue = defaultValue
+        self.primaryKeyPosition = primaryKeyPosition
+        self.hidden = hidden
+    }
+}
+
+/// Compares a model's columns with a live table's columns. Pure: no SQLite calls.
+enum SchemaComparison {
+    static func differences(table: String, model: [Column], live: [LiveColumn]) -> [SchemaDifference] {
+        guard !live.isEmpty else {
+            let expected = "a table with \(model.count) column" + (model.count == 1 ? "" : "s")
+            return [SchemaDifference(.missingTable, table: table, expected: expected, actual: "no table")]
+        }
+        var differences: [SchemaDifference] = []
+        let modelKeys = model.filter(\.isPrimaryKey)
+        let liveKeyCount = live.filter { $0.primaryKeyPosition > 0 }.count
+        let liveByName = Dictionary(live.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        for column in model {
+            guard let found = liveByName[column.name.lowercased()] else {
+                differences.append(
+                    SchemaDifference(
+                        .missingColumn, table: table, column: column.name, expected: describe(column),
+                        actual: "no column"))
+                continue
+            }
+            let isRowID = isRowIDAlias(found, liveKeyCount: liveKeyCount)
+            differences += compare(column, found, table: table, modelKeys: modelKeys, liveKeyCount: liveKeyCount)
+            if !isRowID && column.isNullable == found.isNotNull {
+                differences.append(
+                    SchemaDifference(
+                        .nullability, table: table, column: column.name, expected: nullability(column.isNullable),
+                        actual: nullability(!found.isNotNull)))
+            }
+        }
+        let modelNames = Set(model.map { $0.name.lowercased() })
+        for extra in live where !modelNames.contains(extra.name.lowercased()) && extra.hidden == 0 {
+            let isRowID = isRowIDAlias(extra, liveKeyCount: liveKeyCount)
+            if extra.isNotNull && extra.defaultValue == nil && !isRowID {
+                differences.append(
+                    SchemaDifference(
+                        .extraRequiredColumn, table: table, column: extra.name, expected: "no column",
+                        actual: "\(typeName(extra.declaredType)) NOT NULL without default"))
+            } else if extra.primaryKeyPosition > 0 && !isRowID {
+                differences.append(
+                    SchemaDifference(
+                        .primaryKey, table: table, column: extra.name, expected: "no column",
+                        actual: keyPosition(extra.primaryKeyPosition, of: liveKeyCount)))
+            }
+        }
+        return differences
+    }
+
+    /// Declared type and primary-key position of one column present on both sides.
+    private static func compare(
+        _ column: Column, _ found: LiveColumn, table: String, modelKeys: [Column], liveKeyCount: Int
+    ) -> [SchemaDifference] {
+        var differences: [SchemaDifference] = []
+        let expectedAffinity = affinity(of: column.type.rawValue)
+        let actualAffinity = affinity(of: found.declaredType)
+        if expectedAffinity != actualAffinity {
+            differences.append(
+                SchemaDifference(
+                    .declaredType, table: table, column: column.name,
+                    expected: "\(column.type.rawValue) (\(expectedAffinity) affinity)",
+                    actual: "\(typeName(found.declaredType)) (\(actualAffinity) affinity)"))
+        } else if modelKeys.count == 1 && column.isPrimaryKey && column.type == .integer
+            && found.primaryKeyPosition == 1 && liveKeyCount == 1 && !isRowIDAlias(found, liveKeyCount: 1)
+        {
+            // Same affinity, but only the exact name INTEGER makes the key an alias of the row id.
+            differences.append(
+                SchemaDifference(
+                    .declaredType, table: table, column: column.name,
+                    expected: "INTEGER PRIMARY KEY (an alias of the row id)",
+                    actual: "\(typeName(found.declaredType)) PRIMARY KEY (not an alias of the row id)"))
+        }
+        let expectedKey = modelKeys.firstIndex { $0.name.lowercased() == column.name.lowercased() }.map { $0 + 1 } ?? 0
+        if expectedKey != found.primaryKeyPosition {
+            differences.append(
+                SchemaDifference(
+                    .primaryKey, table: table, column: column.name,
+                    expected: keyPosition(expectedKey, of: modelKeys.count),
+                    actual: keyPosition(found.primaryKeyPosition, of: liveKeyCount)))
+        }
+        return differences
+    }
+
+    /// Whether a live column is an `INTEGER PRIMARY KEY`, the alias of the row id: never NULL when read, and
+    /// assigned automatically when NULL is inserted.
+    static func isRowIDAlias(_ column: LiveColumn, liveKeyCount: Int) -> Bool {
+        liveKeyCount == 1 && column.primaryKeyPosition == 1 && column.declaredType.uppercased() == "INTEGER"
+    }
+
+    /// The type affinity of a declared type, by SQLite's rules.
+    ///
+    /// See <https://www.sqlite.org/datatype3.html#determination_of_column_affinity>: the rules apply in order,
+    /// on the uppercased declared type.
+    static func affinity(of declaredType: String) -> String {
+        let type = declaredType.uppercased()
+        if type.contains("INT") { return "INTEGER" }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
+        if type.contains("BLOB") || type.isEmpty { return "BLOB" }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
+        return "NUMERIC"
+    }
+
+    private static func describe(_ column: Column) -> String {
+        var text = column.type.rawValue + (column.isNullable ? "" : " NOT NULL")
+        if column.isPrimaryKey { text += " PRIMARY KEY" }
+        return text
+    }
+
+    private static func typeName(_ declared: String) -> String {
+        declared.isEmpty ? "no declared type" : declared
+    }
+
+    private static func nullability(_ nullable: Bool) -> String {
+        nullable ? "NULL allowed" : "NOT NULL"
+    }
+
+    private static func keyPosition(_ position: Int, of count: Int) -> String {
+        position == 0 ? "not in the primary key" : "primary key column \(position) of \(count)"
+    }
+}

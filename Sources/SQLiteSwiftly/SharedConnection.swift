@@ -1,0 +1,157 @@
+/// One ``Connection`` shared safely by many threads and Swift tasks: an actor that owns the connection.
+///
+/// A ``Connection`` is not `Sendable`: one owner uses it at a time. `SharedConnection` is that owner, and it is
+/// `Sendable`. The actor opens the connection itself, from an ``OpenMode``, so the connection never crosses an
+/// isolation boundary. Every access is an `async` call whose synchronous closure receives the connection:
+///
+/// ```swift
+/// let shared = try SharedConnection(.open(path: path))
+/// try await shared.write { db in
+///     try db.execute("INSERT INTO notes (text) VALUES (?)", ["hello"])
+/// }
+/// let count = try await shared.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM notes") }
+/// ```
+///
+/// ## Exclusive accesses
+///
+/// The actor runs one access at a time, in full: a ``write(_:)`` transaction never interleaves with another
+/// access from this process. Other connections and processes are kept out by SQLite's locks; a write takes the
+/// write lock at `BEGIN IMMEDIATE`, so a busy database fails there (``SQLiteError/isBusy``), before the body runs.
+///
+/// ## Reentrancy
+///
+/// The closures are synchronous, so a closure cannot `await` another access of the same `SharedConnection`:
+/// nesting `read` or `write` inside a body is refused by the compiler, and the deadlock that a nested
+/// synchronous lock would cause cannot be written. Nest work inside one body instead: call
+/// ``Connection/transaction(_:_:)`` on the connection the body receives, which becomes a savepoint inside a
+/// ``write(_:)``. The connection and the statements made in a body cannot leave it: they are not `Sendable`, and
+/// a body's result must be. Blocking a body on work that itself waits for this actor (a semaphore, a
+/// synchronous wait on a task) is the one way to deadlock, and is not supported.
+///
+/// ## Transactions left open
+///
+/// Every access ends with the connection out of any transaction. A ``withConnection(_:)`` or ``read(_:)`` body
+/// that begins a transaction with `execute("BEGIN")` and returns without ending it has it rolled back, and the
+/// access throws ``SQLiteError/Kind/misuse``, so no later access runs inside a stranger's transaction.
+///
+/// ## Threads
+///
+/// Bodies run on a thread owned by the actor (its ``unownedExecutor``), not on Swift's cooperative thread pool:
+/// a long query blocks that one thread, never the threads that run the rest of the process's tasks, so other
+/// tasks (including one that wants to interrupt the query) keep running. The thread ends with the actor.
+///
+/// ## Cancellation and interrupts
+///
+/// Cancelling the calling task while its body runs interrupts the running statement: the connection's
+/// progress handler checks the task every 1000 SQLite instructions, and the statement fails with
+/// ``ResultCode/interrupt``. A task cancelled before its turn comes throws `CancellationError` without running
+/// its body. ``interrupt()`` stops whatever runs now, from anywhere.
+public actor SharedConnection {
+    private let connection: Connection
+    private let executor: ConnectionExecutor
+    /// The interrupt handle of the owned connection; `Sendable`, usable from any thread.
+    public nonisolated let interruptHandle: InterruptHandle
+    /// How the owned connection was opened.
+    public nonisolated let mode: OpenMode
+
+    /// Opens a connection in the given mode and takes ownership of it.
+    ///
+    /// - Parameters:
+    ///   - mode: Whether the database must be created, must exist, is opened read-only, or lives in memory.
+    ///   - busyTimeout: How long to wait for another connection's lock before failing with a busy error;
+    ///     ``Connection/defaultBusyTimeout`` (5 seconds) by default.
+    /// - Throws: The errors of ``Connection/init(_:busyTimeout:)``; ``SQLiteError/Kind/misuse`` in the unlikely
+    ///   case that the system refuses to create the connection's thread.
+    public init(_ mode: OpenMode, busyTimeout: Duration = Connection.defaultBusyTimeout) throws(SQLiteError) {
+        let connection = try Connection(mode, busyTimeout: busyTimeout)
+        connection.interruptWhenTaskIsCancelled()
+        guard let executor = ConnectionExecutor() else {
+            throw SQLiteError(.misuse, message: "the system refused to create the SharedConnection's thread")
+        }
+        self.executor = executor
+        self.connection = connection
+        self.interruptHandle = connection.interruptHandle
+        self.mode = mode
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns, rolled back when it
+    /// throws.
+    ///
+    /// The write lock is taken before `body` runs, so a database locked by another connection fails at
+    /// `BEGIN` with a busy error once the busy timeout has passed, never half-way through the body.
+    ///
+    /// - Parameter body: The work to do atomically, given the owned connection.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (after the rollback), an ``SQLiteError`` from `BEGIN` or `COMMIT`
+    ///   (``SQLiteError/isBusy`` when the lock could not be had), ``SQLiteError/Kind/transactionRolledBack``
+    ///   when SQLite rolled the transaction back by itself, or `CancellationError`.
+    @discardableResult
+    public func write<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+        try access { connection in
+            try connection.transaction(.immediate) { try body(connection) }
+        }
+    }
+
+    /// Runs `body` as a read: in a deferred transaction, so that it sees one consistent snapshot, with
+    /// `PRAGMA query_only` on, so that any attempt to write fails.
+    ///
+    /// - Parameter body: The reads to do, given the owned connection.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws; a write attempted in `body` fails with ``ResultCode/readOnly``;
+    ///   ``SQLiteError/Kind/misuse`` when `body` ends the read transaction itself; `CancellationError`.
+    public func read<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+        try access { connection in
+            try connection.execute("PRAGMA query_only = ON")
+            defer { _ = try? connection.execute("PRAGMA query_only = OFF") }
+            return try connection.transaction(.deferred) { try body(connection) }
+        }
+    }
+
+    /// Runs `body` with exclusive use of the connection and no transaction around it.
+    ///
+    /// For what cannot run in a transaction (`PRAGMA journal_mode`, `VACUUM`, `ATTACH`), or for a body that
+    /// manages its own transactions with ``Connection/transaction(_:_:)``.
+    ///
+    /// - Parameter body: The work to do, given the owned connection.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws; ``SQLiteError/Kind/misuse`` when `body` left a transaction open (it is
+    ///   rolled back); `CancellationError`.
+    public func withConnection<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+        try access(body)
+    }
+
+    deinit {
+        executor.stop()
+    }
+
+    /// The actor's executor: a thread of its own, so that a long query blocks this connection's thread and never
+    /// one of the threads that run the process's other Swift tasks.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Interrupts the statement running now, if any, from any thread or task.
+    ///
+    /// The running statement fails with code ``ResultCode/interrupt``; accesses that start later run normally.
+    public nonisolated func interrupt() {
+        interruptHandle.interrupt()
+    }
+
+    /// The one path to the connection: checks cancellation, runs `body` without ever suspending (so no other
+    /// access can interleave), and makes sure no transaction outlives it.
+    private func access<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+        try Task.checkCancellation()
+        let outcome = Swift.Result { try body(connection) }
+        if connection.isInTransaction {
+            _ = try? connection.execute("ROLLBACK")
+            if case .success = outcome { throw Self.strayTransaction }
+        }
+        return try outcome.get()
+    }
+
+    /// The error for a body that returned with a transaction still open (which was then rolled back).
+    static let strayTransaction = SQLiteError(
+        .misuse,
+        message: "a SharedConnection access returned with a transaction still open; it was rolled back. "
+            + "Use write(_:) or Connection.transaction(_:_:) for transactions")
+}

@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+
+@testable import SQLiteSwiftly
+
+/// Only `Codable`, not ``SQLiteValueConvertible``: stored as its single value.
+private enum MoonKind: String, Codable {
+    case regular, irregular
+}
+
+/// A nested struct: stored as JSON text.
+private struct Orbit: Codable, Equatable {
+    var period: Double
+    var retrograde: Bool
+}
+
+private struct Moon: CodableTableModel, Equatable {
+    var id: Int64?
+    var name: String
+    var radius: Double
+    var discovered: Date?
+    var kind: MoonKind
+    var tags: [String]
+    var orbit: Orbit?
+    var uuid: UUID
+
+    static let tableName = "moons"
+    static let columns = [
+        Column("id", Int64?.self, primaryKey: true, autoIncrement: true),
+        Column("name", String.self, unique: true),
+        Column("radius", Double.self),
+        Column("discovered", Date?.self),
+        Column("kind", .text),
+        Column("tags", .text),
+        Column("orbit", .text, nullable: true),
+        Column("uuid", UUID.self),
+    ]
+}
+
+private func moon(_ name: String, id: Int64? = nil, discovered: Date? = nil, orbit: Orbit? = nil) -> Moon {
+    Moon(
+        id: id, name: name, radius: 1.5, discovered: discovered, kind: .irregular, tags: ["a", "b \"c\""],
+        orbit: orbit, uuid: UUID())
+}
+
+/// Keys renamed with CodingKeys, and columns declared in another order than the properties.
+private struct Renamed: CodableTableModel, Equatable {
+    var identifier: Int
+    var fullName: String
+    var score: Int8
+
+    enum CodingKeys: String, CodingKey {
+        case identifier = "id"
+        case fullName = "name"
+        case score = "SCORE"
+    }
+
+    static let tableName = "renamed"
+    static let columns = [
+        Column("score", Int8.self), Column("name", String.self), Column("id", Int.self, primaryKey: true),
+    ]
+}
+
+/// Encodes a property that is not a column.
+private struct Stray: CodableTableModel {
+    var id: Int
+    var extra: Int
+    static let tableName = "stray"
+    static let columns = [Column("id", Int.self, primaryKey: true)]
+}
+
+/// Skips a non-nullable column in a custom encode(to:).
+private struct Forgetful: CodableTableModel {
+    var id: Int
+    var name: String
+    static let tableName = "forgetful"
+    static let columns = [Column("id", Int.self, primaryKey: true), Column("name", String.self)]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+    }
+}
+
+private func capture(_ body: () throws -> Void) -> SQLiteError? {
+    do {
+        try body()
+    } catch let error as SQLiteError {
+        return error
+    } catch {
+        Issue.record("unexpected error \(error)")
+    }
+    return nil
+}
+
+@Suite struct CodableModelTests {
+    @Test("a Codable struct inserts and reads back with no hand-written coding")
+    func roundTrip() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Moon.self)
+        let insert = try db.makeInsertStatement(for: Moon.self)
+        var moons = [
+            moon("Phobos", discovered: Date(timeIntervalSinceReferenceDate: -3_900_000_000.25)),
+            moon("Deimos", orbit: Orbit(period: 1.26, retrograde: false)),
+        ]
+        for index in moons.indices { moons[index].id = try insert.insert(moons[index]) }
+        #expect(moons.map(\.id) == [1, 2])
+        #expect(try db.readAll(Moon.self, where: "1 ORDER BY id") == moons)
+        #expect(try db.fetchAll(Moon.self, "SELECT * FROM moons WHERE name = ?", ["Deimos"]) == [moons[1]])
+        #expect(try db.readOne(Moon.self, where: "id = ?", [1]) == moons[0])
+    }
+
+    @Test("storable types are stored natively; enums as their value; collections and structs as JSON text")
+    func storage() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Moon.self)
+        let value = moon(
+            "Io", discovered: Date(timeIntervalSinceReferenceDate: 0.5), orbit: Orbit(period: 1.77, retrograde: false))
+        try db.makeInsertStatement(for: Moon.self).insert(value)
+        let row = try #require(
+            try db.fetchOne(
+                UntypedRow.self,
+                "SELECT typeof(radius), discovered, kind, tags, orbit, typeof(uuid), length(uuid) FROM moons"))
+        #expect(
+            row.values == [
+                "real", "2001-01-01 00:00:00.500", "irregular", #"["a","b \"c\""]"#,
+                #"{"period":1.77,"retrograde":false}"#, "blob", 16,
+            ])
+    }
+
+    @Test("a nil optional is bound to NULL, never left over from the previous row")
+    func nilOptionalsAreNull() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Moon.self)
+        let insert = try db.makeInsertStatement(for: Moon.self)
+        try insert.insert(moon("A", discovered: Date(), orbit: Orbit(period: 1, retrograde: true)))
+        try insert.insert(moon("B"))
+        #expect(
+            try db.fetchValue(Int.self, "SELECT count(*) FROM moons WHERE discovered IS NULL AND orbit IS NULL") == 1)
+        let b = try #require(try db.readOne(Moon.self, where: "name = 'B'"))
+        #expect(b.discovered == nil)
+        #expect(b.orbit == nil)
+    }
+
+    @Test("keys are matched by name: CodingKeys renames, column order may differ, case is ignored if needed")
+    func renamedAndReordered() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Renamed.self)
+        let rows = [
+            Renamed(identifier: 1, fullName: "one", score: -3), Renamed(identifier: 2, fullName: "two", score: 127),
+        ]
+        let insert = try db.makeInsertStatement(for: Renamed.self)
+        for row in rows { try insert.insert(row) }
+        #expect(try db.readAll(Renamed.self, where: "1 ORDER BY id") == rows)
+        #expect(try db.fetchValue(Int.self, "SELECT score FROM renamed WHERE id = 2") == 127)
+    }
+
+    @Test("update, delete and upsert statements work with Codable models")
+    func writeStatements() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Moon.self)
+        var value = moon("Europa")
+        value.id = try db.makeInsertStatement(for: Moon.self).insert(value)
+        value.radius = 9
+        value.tags = []
+        #expect(try db.makeUpdateStatement(for: Moon.self).update(value))
+        #expect(try db.readAll(Moon.self) == [value])
+        value.name = "Ganymede"
+        try db.makeInsertStatement(for: Moon.self, onConflict: .update).insert(value)
+        #expect(try db.readAll(Moon.self) == [value])
+        #expect(try db.makeDeleteStatement(for: Moon.self).delete(value))
+        #expect(try db.readAll(Moon.self).isEmpty)
+    }
+
+    @Test("a stored value that does not convert names table, column and row")
+    func conversionFailure() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Moon.self)
+        try db.makeInsertStatement(for: Moon.self).insert(moon("A"))
+        try db.execute("UPDATE moons SET radius = 'wide'")
+        let error = capture { _ = try db.readAll(Moon.self) }
+        #expect(error?.kind == .conversionFailed)
+        #expect(error?.column == "radius")
+        #expect(error?.row == 1)
+        #expect(error?.table == "moons")
+    }
+
+    @Test("an unknown enum value and broken JSON are errors naming the column")
+    func badNestedValues() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Moon.self)
+        try db.makeInsertStatement(for: Moon.self).insert(moon("A"))
+        try db.execute("UPDATE moons SET tags = '[1, 2'")
+        let json = capture { _ = try db.readAll(Moon.self) }
+        #expect(json?.kind == .conversionFailed)
+        #expect(json?.column == "tags")
+        try db.execute("UPDATE moons SET tags = '[]', kind = 'unknown'")
+        #expect(throws: (any Error).self) { try db.readAll(Moon.self) }
+    }
+
+    @Test("encoding a key that is not a column, or skipping a non-nullable column, is an error")
+    func encodingMismatches() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE stray (id INTEGER PRIMARY KEY NOT NULL)")
+        let stray = capture { try db.makeInsertStatement(for: Stray.self).insert(Stray(id: 1, extra: 2)) }
+        #expect(stray?.kind == .modelMismatch)
+        #expect(stray?.column == "extra")
+        try db.createTable(for: Forgetful.self)
+        let forgetful = capture { try db.makeInsertStatement(for: Forgetful.self).insert(Forgetful(id: 1, name: "x")) }
+        #expect(forgetful?.kind == .parameterMismatch)
+        #expect(forgetful?.column == "name")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM forgetful") == 0)
+    }
+
+    @Test("decoding a key that is not a column is an error naming it")
+    func decodingUnknownKey() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE stray (id INTEGER PRIMARY KEY NOT NULL)")
+        try db.execute("INSERT INTO stray VALUES (1)")
+        let error = capture { _ = try db.readAll(Stray.self) }
+        #expect(error?.kind == .modelMismatch)
+        #expect(error?.column == "extra")
+    }
+
+    @Test("a Codable model is verified against the schema like any model")
+    func verified() throws {
+        let db = try Connection.inMemory()
+        try db.execute(
+            "CREATE TABLE renamed (score INTEGER NOT NULL, name TEXT NOT NULL, id TEXT PRIMARY KEY NOT NULL)")
+        let error = capture { _ = try db.makeInsertStatement(for: Renamed.self) }
+        #expect(error?.kind == .schemaMismatch)
+        #expect(error?.differences.map(\.column) == ["id"])
+    }
+}

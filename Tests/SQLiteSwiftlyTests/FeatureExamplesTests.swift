@@ -1,0 +1,160 @@
+import Foundation
+import SQLiteSwiftly
+import Testing
+
+/// The quick start's model, for the README's feature examples.
+private struct Planet: TableModel, Equatable {
+    var id: Int
+    var name: String
+    var au: Double
+    var moons: Int?
+
+    static let tableName = "planets"
+    static let columns = [
+        Column("id", Int.self, primaryKey: true),
+        Column("name", String.self, unique: true),
+        Column("au", Double.self),
+        Column("moons", Int?.self),
+    ]
+
+    init(id: Int, name: String, au: Double, moons: Int?) {
+        self.id = id
+        self.name = name
+        self.au = au
+        self.moons = moons
+    }
+
+    init(row: Row) throws {
+        id = try row[0]
+        name = try row[1]
+        au = try row[2]
+        moons = try row[3]
+    }
+
+    func encode(to encoder: inout RowEncoder) throws {
+        try encoder.encode(id)
+        try encoder.encode(name)
+        try encoder.encode(au)
+        try encoder.encode(moons)
+    }
+}
+
+/// Runs each example of the README's "Beyond reading all rows" section, in order, on one database, and checks
+/// what it did. The example lines are copied verbatim (re-indented).
+@Suite struct FeatureExamplesTests {
+    private func planets(_ directory: TemporaryDirectory) throws -> Connection {
+        let db = try Connection(creating: directory.path("planets.sqlite"))
+        try db.createTable(for: Planet.self)
+        let insert = try db.makeInsertStatement(for: Planet.self)
+        for (id, name, au, moons) in [(1, "Mercury", 0.387, 0), (2, "Venus", 0.723, 0), (3, "Earth", 1.0, 1)] {
+            try insert.insert(Planet(id: id, name: name, au: au, moons: moons))
+        }
+        try insert.insert(Planet(id: 4, name: "Mars", au: 1.524, moons: nil))
+        return db
+    }
+
+    @Test("the transaction and parameter examples run")
+    func transactionsAndParameters() throws {
+        let directory = try TemporaryDirectory()
+        let db = try planets(directory)
+        // README: transactions
+        let insert = try db.makeInsertStatement(for: Planet.self)
+        try db.transaction {  // BEGIN IMMEDIATE ... COMMIT; rolled back if the body throws
+            try insert.insert(Planet(id: 5, name: "Jupiter", au: 5.2, moons: 95))
+            try insert.insert(Planet(id: 6, name: "Saturn", au: 9.5, moons: 146))
+        }
+        try db.transaction(.deferred) {  // also .exclusive
+            try db.transaction {  // nested: a savepoint, which can fail alone
+                try db.execute("UPDATE planets SET moons = moons + 1 WHERE name = ?", ["Saturn"])
+            }
+        }
+        // README: parameters
+        try db.execute("UPDATE planets SET moons = ? WHERE name = ?", [2, "Mars"])  // positional
+        try db.execute("UPDATE planets SET moons = ?2 WHERE name = ?1", ["Mars", 2])  // numbered
+        try db.execute("UPDATE planets SET moons = :moons WHERE name = :name", ["moons": 2, "name": "Mars"])
+        let some = try db.fetchAll(Planet.self, "SELECT * FROM planets WHERE id IN (?)", [ValueList([1, 3, 5])])
+        // Checks
+        #expect(try db.readOne(Planet.self, where: "id = 6")?.moons == 147)
+        #expect(try db.readOne(Planet.self, where: "id = 4")?.moons == 2)
+        #expect(some.map(\.name) == ["Mercury", "Earth", "Jupiter"])
+    }
+
+    @Test("the reading, cursor and writing examples run")
+    func readingAndWriting() throws {
+        let directory = try TemporaryDirectory()
+        let db = try planets(directory)
+        // README: reading
+        let far = try db.readAll(Planet.self, where: "au > ? ORDER BY au", [1.0])  // [Planet]
+        let earth = try db.readOne(Planet.self, where: "name = ?", ["Earth"])  // Planet?
+        let count = try db.fetchValue(Int.self, "SELECT COUNT(*) FROM planets")  // Int?
+        let row = try db.fetchOne(UntypedRow.self, "SELECT name, au FROM planets WHERE id = ?", [3])
+        // README: cursors
+        let cursor = try db.cursor(Planet.self, "SELECT * FROM planets ORDER BY au")
+        while let planet = try cursor.next() {  // one row at a time, in constant memory
+            if planet.au > 5 { break }  // stopping early is fine: the connection stays usable
+        }
+        // README: writing models
+        let update = try db.makeUpdateStatement(for: Planet.self)  // UPDATE ... WHERE id = ?
+        let delete = try db.makeDeleteStatement(for: Planet.self)  // DELETE ... WHERE id = ?
+        let upsert = try db.makeInsertStatement(for: Planet.self, onConflict: .update)  // also .ignore, .replace
+        let found = try update.update(Planet(id: 4, name: "Mars", au: 1.524, moons: 2))  // false if no row has id 4
+        try upsert.insert(Planet(id: 7, name: "Uranus", au: 19.2, moons: 28))  // inserts or updates
+        let deleted = try delete.delete(Planet(id: 7, name: "Uranus", au: 19.2, moons: 28))
+        let changed = try db.execute("DELETE FROM planets WHERE moons IS NULL")  // changed row count
+        // Checks
+        #expect(far.map(\.name) == ["Mars"])
+        #expect(earth?.id == 3)
+        #expect(count == 4)
+        #expect(row?["name"] == .text("Earth"))
+        #expect(found)
+        #expect(deleted)
+        #expect(changed == 0)
+        #expect(try db.readOne(Planet.self, where: "id = 4")?.moons == 2)
+    }
+
+    @Test("the script, cache, migration, backup and tracing examples run")
+    func scriptsToTracing() throws {
+        let directory = try TemporaryDirectory()
+        let db = try planets(directory)
+        let userPath = directory.path("user.sqlite")
+        let templatePath = directory.path("planets.sqlite")
+        let backupPath = directory.path("backup.sqlite")
+        // README: scripts
+        try db.executeScript(
+            """
+            CREATE TABLE moons (id INTEGER PRIMARY KEY, planet INTEGER REFERENCES planets (id), name TEXT);
+            CREATE INDEX moons_planet ON moons (planet);
+            """)
+        // README: statement cache
+        for id in 1...3 {
+            _ = try db.fetchOne(Planet.self, "SELECT * FROM planets WHERE id = ?", [id])  // compiled once
+        }
+        print(db.cachedStatementCount)
+        let cachedBeforeClear = db.cachedStatementCount
+        db.clearStatementCache()
+        // README: migrations
+        var migrator = Migrator()
+        migrator.add("v1: create rings") { db in
+            try db.execute("CREATE TABLE rings (planet INTEGER NOT NULL, name TEXT NOT NULL)")
+        }
+        migrator.add("v2: index rings") { db in
+            try db.execute("CREATE INDEX rings_planet ON rings (planet)")
+        }
+        try migrator.migrate(db)  // applies what is pending; a no-op the second time
+        print(try migrator.appliedMigrations(in: db))  // ["v1: create rings", "v2: index rings"]
+        // README: templates and backups
+        let copy = try Connection(creating: userPath, fromTemplate: templatePath)  // userPath must not exist
+        try db.backup(to: backupPath)  // backupPath must not exist
+        // README: tracing
+        db.trace { event in print("\(event.duration) \(event.sql)") }  // "INSERT INTO planets ... VALUES (?, ?)"
+        db.trace(expanded: true) { event in print(event.sql) }  // values written in: may be private data
+        db.trace(nil)  // off (the default)
+        // Checks
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM sqlite_master WHERE name = 'moons_planet'") == 1)
+        #expect(cachedBeforeClear >= 1)
+        #expect(try migrator.appliedMigrations(in: db) == ["v1: create rings", "v2: index rings"])
+        #expect(try migrator.migrate(db).isEmpty)
+        #expect(try copy.readAll(Planet.self).count == 4)
+        #expect(try Connection(opening: backupPath).fetchValue(Int.self, "SELECT count(*) FROM rings") == 0)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SQLiteSwiftly
+import Testing
+
+/// Runs `body`, which must throw an ``SQLiteError``, and returns that error.
+private func sqliteError<T>(_ body: () throws -> T) -> SQLiteError? {
+    do {
+        _ = try body()
+        return nil
+    } catch let error as SQLiteError {
+        return error
+    } catch {
+        Issue.record("expected an SQLiteError, got \(error)")
+        return nil
+    }
+}
+
+/// Arguments are checked against a statement's parameters (count, and names) before any step.
+@Suite struct StatementArgumentsTests {
+    @Test("too few or too many positional arguments are refused, and nothing runs", arguments: [1, 3])
+    func positionalCount(count: Int) throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (a, b)")
+        let insert = try db.prepare("INSERT INTO t VALUES (?, ?)")
+        let arguments = StatementArguments(Array(repeating: 7, count: count))
+        let error = try #require(sqliteError { try insert.execute(arguments) })
+        #expect(error.kind == .parameterMismatch)
+        #expect(error.code == .range)
+        #expect(error.message.contains("2 parameters"))
+        #expect(error.sql == "INSERT INTO t VALUES (?, ?)")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+        // Same through the connection's cached path.
+        #expect(sqliteError { try db.execute("INSERT INTO t VALUES (?, ?)", arguments) }?.kind == .parameterMismatch)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+    }
+
+    @Test("arguments given to SQL without parameters are refused")
+    func argumentsWithoutParameters() throws {
+        let db = try Connection.inMemory()
+        let statement = try db.prepare("SELECT 1")
+        #expect(sqliteError { try statement.run([1], as: UntypedRow.self) }?.kind == .parameterMismatch)
+        #expect(sqliteError { try statement.run(["a": 1], as: UntypedRow.self) }?.kind == .parameterMismatch)
+        #expect(try statement.run(as: UntypedRow.self).count == 1)
+    }
+
+    @Test("a missing named argument is refused, naming the parameter, and nothing runs")
+    func missingNamed() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (a, b)")
+        let insert = try db.prepare("INSERT INTO t VALUES (:a, :b)")
+        let error = try #require(sqliteError { try insert.execute(["a": 1]) })
+        #expect(error.kind == .parameterMismatch)
+        #expect(error.parameter == ":b")
+        #expect(error.message.contains(":b"))
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+    }
+
+    @Test("an extra named argument is refused, naming it, and nothing runs")
+    func extraNamed() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (a, b)")
+        let insert = try db.prepare("INSERT INTO t VALUES (:a, :b)")
+        let error = try #require(sqliteError { try insert.execute(["a": 1, "b": 2, "c": 3]) })
+        #expect(error.kind == .parameterMismatch)
+        #expect(error.parameter == "c")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+    }
+
+    @Test("a misnamed argument is refused, naming the parameter left without a value")
+    func misnamed() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (a, b)")
+        let insert = try db.prepare("INSERT INTO t VALUES (:a, :b)")
+        let error = try #require(sqliteError { try insert.execute(["a": 1, "bb": 2]) })
+        #expect(error.kind == .parameterMismatch)
+        #expect(error.parameter == ":b")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+    }
+
+    @Test("named arguments match with or without their prefix, for :, @ and $ parameters")
+    func namedPrefixes() throws {
+        let db = try Connection.inMemory()
+        let statement = try db.prepare("SELECT :a, @b, $c")
+        let bare = try statement.run(["a": 1, "b": 2, "c": 3], as: UntypedRow.self)
+        #expect(bare.map(\.values) == [[.integer(1), .integer(2), .integer(3)]])
+        let prefixed = try statement.run([":a": 4, "@b": 5, "$c": 6], as: UntypedRow.self)
+        #expect(prefixed.map(\.values) == [[.integer(4), .integer(5), .integer(6)]])
+    }
+
+    @Test("a repeated named parameter takes one argument")
+    func repeatedNamed() throws {
+        let db = try Connection.inMemory()
+        let statement = try db.prepare("SELECT :x + :x")
+        #expect(statement.parameterCount == 1)
+        #expect(try statement.run(["x": 20], as: UntypedRow.self).first?.values == [.integer(40)])
+    }
+
+    @Test("named arguments for positional parameters are refused, naming the parameter")
+    func namedForPositional() throws {
+        let db = try Connection.inMemory()
+        let statement = try db.prepare("SELECT ?, ?")
+        let error = try #require(sqliteError { try statement.run(["a": 1, "b": 2], as: UntypedRow.self) })
+        #expect(error.kind == .parameterMismatch)
+        #expect(error.parameter == "?1")
+        #expect(error.message.contains("positional"))
+    }
+
+    @Test("positional arguments bind named parameters in order of first appearance")
+    func positionalForNamed() throws {
+        let db = try Connection.inMemory()
+        let statement = try db.prepare("SELECT :b, :a")
+        #expect(try statement.run([1, 2], as: UntypedRow.self).first?.values == [.integer(1), .integer(2)])
+        #expect(sqliteError { try statement.run([1], as: UntypedRow.self) }?.kind == .parameterMismatch)
+    }
+
+    @Test("numbered parameters take as many arguments as the largest number")
+    func numberedParameters() throws {
+        let db = try Connection.inMemory()
+        let statement = try db.prepare("SELECT ?2, ?1")
+        #expect(statement.parameterCount == 2)
+        #expect(try statement.run(["x", "y"], as: UntypedRow.self).first?.values == [.text("y"), .text("x")])
+        #expect(sqliteError { try statement.run(["x"], as: UntypedRow.self) }?.kind == .parameterMismatch)
+    }
+}

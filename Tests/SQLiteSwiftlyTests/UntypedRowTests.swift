@@ -1,0 +1,58 @@
+import Foundation
+import SQLiteSwiftly
+import Testing
+
+@Suite struct UntypedRowTests {
+    @Test("untyped rows give the five value kinds and the column names")
+    func fiveKinds() throws {
+        let db = try Connection.inMemory()
+        let rows = try db.fetchAll(
+            UntypedRow.self,
+            "SELECT NULL AS absent, 42 AS answer, 2.5 AS ratio, 'a' || char(0) || 'b' AS text, X'00FF' AS bytes, "
+                + "X'' AS empty")
+        #expect(rows.count == 1)
+        let row = try #require(rows.first)
+        #expect(row.columnNames == ["absent", "answer", "ratio", "text", "bytes", "empty"])
+        #expect(row.values == [.null, .integer(42), .real(2.5), .text("a\0b"), .blob([0x00, 0xFF]), .blob([])])
+        #expect(row.values.map(\.storageClass) == [.null, .integer, .real, .text, .blob, .blob])
+    }
+
+    @Test("untyped rows read any table, with arguments, and subscript by index and name")
+    func anyQuery() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: TestPlanet.self)
+        let insert = try db.makeInsertStatement(for: TestPlanet.self)
+        for planet in TestPlanet.inner { try insert.insert(planet) }
+        let rows = try db.fetchAll(
+            UntypedRow.self, "SELECT name, moons, au * 2 AS twice FROM test_planets WHERE id > ? ORDER BY id", [2])
+        #expect(
+            rows.map(\.values) == [[.text("Earth"), .integer(1), .real(2.0)], [.text("Mars"), .null, .real(3.048)]])
+        let mars = try #require(rows.last)
+        #expect(mars[0] == .text("Mars"))
+        #expect(mars["MOONS"] == .null)
+        #expect(mars["twice"] == .real(3.048))
+        // Out of range is `nil`, not `.null` (`SQLiteValue` is nil-literal expressible, so spell it out).
+        let outOfRange: [SQLiteValue?] = [mars[3], mars[-1], mars["missing"]]
+        #expect(outOfRange == [Optional<SQLiteValue>.none, .none, .none])
+        #expect(mars[1] == .some(.null))
+    }
+
+    @Test("untyped rows accept any columns: no model check, and zero rows is an empty array")
+    func noModelCheck() throws {
+        let db = try Connection.inMemory()
+        #expect(UntypedRow.expectedColumnNames == nil)
+        #expect(try db.fetchAll(UntypedRow.self, "SELECT 1 WHERE 0").isEmpty)
+        #expect(try db.fetchOne(UntypedRow.self, "SELECT 1 AS a, 2 AS b")?.columnNames == ["a", "b"])
+        let statement = try db.prepare("SELECT ? AS x")
+        #expect(try statement.run([Data([1])], as: UntypedRow.self).first?.values == [.blob([1])])
+        #expect(try statement.run([nil], as: UntypedRow.self).first?.values == [.null])
+    }
+
+    @Test("untyped rows are plain values that can be built, compared and sent")
+    func values() async {
+        let row = UntypedRow(columnNames: ["a"], values: [.text("x")])
+        let sent = await Task { row }.value
+        #expect(sent == row)
+        #expect(sent["a"] == .text("x"))
+    }
+}

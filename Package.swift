@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -8,7 +9,14 @@ let package = Package(
     ],
     products: [
         .library(name: "SQLiteSwiftly", targets: ["SQLiteSwiftly"]),
+        .library(name: "SQLiteSwiftlyMacros", targets: ["SQLiteSwiftlyMacros"]),
         .executable(name: "planets", targets: ["planets"]),
+        .executable(name: "sqliteswiftly-models", targets: ["sqliteswiftly-models"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -18,7 +26,44 @@ let package = Package(
         ),
         .target(name: "SQLiteSwiftly", dependencies: ["CSQLite"]),
         .executableTarget(name: "planets", dependencies: ["SQLiteSwiftly"], path: "Examples/planets"),
-        .testTarget(name: "SQLiteSwiftlyTests", dependencies: ["SQLiteSwiftly", "CSQLite"]),
+        .target(name: "SQLiteSwiftlyModelGenerator", dependencies: ["SQLiteSwiftly"]),
+        .executableTarget(
+            name: "sqliteswiftly-models",
+            dependencies: [
+                "SQLiteSwiftly", "SQLiteSwiftlyModelGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "SQLiteSwiftlyModelGeneratorTests", dependencies: ["SQLiteSwiftly", "SQLiteSwiftlyModelGenerator"]
+        ),
+        .testTarget(
+            name: "SQLiteSwiftlyTests",
+            dependencies: [
+                "SQLiteSwiftly", "CSQLite", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        // A child process for the crash-safety tests: commits numbered transactions until it is killed.
+        .executableTarget(name: "CrashWriter", dependencies: ["SQLiteSwiftly"], path: "Tests/CrashWriter"),
+        .macro(
+            name: "SQLiteSwiftlyMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "SQLiteSwiftlyMacros", dependencies: ["SQLiteSwiftly", "SQLiteSwiftlyMacrosPlugin"]),
+        .testTarget(
+            name: "SQLiteSwiftlyMacrosTests",
+            dependencies: [
+                "SQLiteSwiftlyMacros", "SQLiteSwiftlyMacrosPlugin",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,76 @@
+import SwiftDiagnostics
+
+/// An error the `@Table`, `@TableColumn` and `@Transient` macros report instead of generating wrong code.
+struct TableDiagnostic: DiagnosticMessage, Error {
+    let message: String
+    let id: String
+
+    var diagnosticID: MessageID { MessageID(domain: "SQLiteSwiftlyMacros", id: id) }
+    var severity: DiagnosticSeverity { .error }
+
+    static func notAStruct(_ kind: String) -> Self {
+        Self(message: "@Table applies only to a struct, not to \(kind)", id: "notAStruct")
+    }
+
+    static let genericStruct = Self(
+        message: "@Table does not support generic structs; declare the table model as a non-generic struct",
+        id: "genericStruct")
+
+    static let noColumns = Self(
+        message: "a @Table struct needs at least one stored property that is not @Transient", id: "noColumns")
+
+    static let conditionalCompilation = Self(
+        message: "@Table does not support #if blocks among the members; move them into an extension",
+        id: "conditionalCompilation")
+
+    static let tuplePattern = Self(
+        message: "@Table does not support tuple patterns; declare one property per name", id: "tuplePattern")
+
+    static func missingType(_ name: String) -> Self {
+        Self(
+            message: "stored property '\(name)' needs an explicit type annotation to be a column "
+                + "(or mark it @Transient)",
+            id: "missingType")
+    }
+
+    static func letWithValue(_ name: String) -> Self {
+        Self(
+            message: "'let' property '\(name)' has an initial value, so it cannot be read from a row; "
+                + "make it 'var' or mark it @Transient",
+            id: "letWithValue")
+    }
+
+    static func lazyProperty(_ name: String) -> Self {
+        Self(message: "lazy property '\(name)' cannot be a column; mark it @Transient", id: "lazyProperty")
+    }
+
+    static func implicitlyUnwrapped(_ name: String) -> Self {
+        Self(
+            message:
+                "property '\(name)' has an implicitly unwrapped type; use an Optional ('T?') for a nullable column",
+            id: "implicitlyUnwrapped")
+    }
+
+    static func transientWithoutDefault(_ name: String) -> Self {
+        Self(
+            message: "@Transient property '\(name)' needs an initial value (or an Optional 'var' type), "
+                + "because init(row:) does not set it",
+            id: "transientWithoutDefault")
+    }
+
+    static func duplicateColumn(_ name: String) -> Self {
+        Self(message: "two properties map to the column \"\(name)\"", id: "duplicateColumn")
+    }
+
+    static let columnOnSeveralBindings = Self(
+        message: "@TableColumn must annotate a declaration of exactly one property", id: "columnOnSeveralBindings")
+
+    static func markerMisplaced(_ macro: String) -> Self {
+        Self(
+            message: "@\(macro) applies only to a stored instance property of a @Table struct",
+            id: "markerMisplaced")
+    }
+
+    static let columnAndTransient = Self(
+        message: "a property cannot be both @TableColumn and @Transient", id: "columnAndTransient")
+}

@@ -1,0 +1,148 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Table`: generates a complete `TableModel` conformance for a struct in an extension.
+///
+/// The extension holds `static let tableName`, `static let columns` (one `Column(name, Type.self, ...)` per
+/// stored property, in declaration order), `static let indexes` when `@Table(indexes:)` is given,
+/// `init(row:)` reading each column by its index, and `encode(to:)` encoding each property in the same order.
+/// Members the struct already declares itself are not generated.
+public struct TableMacro: ExtensionMacro {
+    /// Generates the `TableModel` extension, or diagnoses why it cannot.
+    ///
+    /// - Parameters:
+    ///   - node: The `@Table` attribute, with the optional table name and indexes.
+    ///   - declaration: The declaration it is attached to; only a non-generic struct is accepted.
+    ///   - type: The type to extend.
+    ///   - protocols: The conformances the type lacks: `TableModel`, or none if it already conforms.
+    ///   - context: The expansion context, which receives the diagnostics.
+    /// - Returns: One extension, or none after a diagnostic.
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: node, message: TableDiagnostic.notAStruct(kindName(of: declaration))))
+            return []
+        }
+        if structDecl.genericParameterClause != nil {
+            context.diagnose(Diagnostic(node: node, message: TableDiagnostic.genericStruct))
+            return []
+        }
+        var collector = PropertyCollector()
+        collector.collect(structDecl.memberBlock.members)
+        guard collector.diagnostics.isEmpty else {
+            collector.diagnostics.forEach(context.diagnose)
+            return []
+        }
+        guard !collector.properties.isEmpty else {
+            context.diagnose(Diagnostic(node: node, message: TableDiagnostic.noColumns))
+            return []
+        }
+        let members = generatedMembers(
+            properties: collector.properties, attribute: node, structDecl: structDecl)
+        let conformance = protocols.isEmpty ? "" : ": SQLiteSwiftly.TableModel"
+        let source: DeclSyntax = """
+            extension \(type.trimmed)\(raw: conformance) {
+            \(raw: members.joined(separator: "\n\n"))
+            }
+            """
+        guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
+        return [extensionDecl]
+    }
+
+    private static func generatedMembers(
+        properties: [TableProperty], attribute: AttributeSyntax, structDecl: StructDeclSyntax
+    ) -> [String] {
+        let access = accessPrefix(structDecl.modifiers)
+        let declared = DeclaredMembers(structDecl.memberBlock.members)
+        var tableName = StringLiteralExprSyntax(content: structDecl.name.text.withoutBackticks).description
+        var indexes: String?
+        for argument in attribute.argumentList {
+            switch argument.label?.text {
+            case nil: tableName = argument.expression.trimmedDescription
+            case "indexes": indexes = argument.expression.trimmedDescription
+            default: break
+            }
+        }
+        var members: [String] = []
+        if !declared.contains("tableName") {
+            members.append("\(access)static let tableName: String = \(tableName)")
+        }
+        if !declared.contains("columns") {
+            let columns = properties.map { "    \(columnExpression($0))," }
+            members.append(
+                "\(access)static let columns: [SQLiteSwiftly.Column] = [\n\(columns.joined(separator: "\n"))\n]")
+        }
+        if let indexes, !declared.contains("indexes") {
+            members.append("\(access)static let indexes: [SQLiteSwiftly.TableIndex] = \(indexes)")
+        }
+        if !declared.contains("init(row:)") {
+            let reads = properties.enumerated().map { "    self.\($1.memberName) = try row[\($0)]" }
+            members.append("\(access)init(row: SQLiteSwiftly.Row) throws {\n\(reads.joined(separator: "\n"))\n}")
+        }
+        if !declared.contains("encode(to:)") {
+            let writes = properties.map { "    try encoder.encode(self.\($0.memberName))" }
+            members.append(
+                "\(access)func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {\n"
+                    + "\(writes.joined(separator: "\n"))\n}")
+        }
+        return members
+    }
+
+    /// `SQLiteSwiftly.Column("name", Type.self, options...)`.
+    private static func columnExpression(_ property: TableProperty) -> String {
+        var arguments = [property.columnName.trimmedDescription, "\(property.type.trimmedDescription).self"]
+        arguments += property.options.map(\.trimmedDescription)
+        return "SQLiteSwiftly.Column(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `public ` or `package ` when the struct has that access, so the conformance is usable where the type is.
+    private static func accessPrefix(_ modifiers: DeclModifierListSyntax) -> String {
+        for modifier in modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
+            default: continue
+            }
+        }
+        return ""
+    }
+
+    private static func kindName(of declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(ClassDeclSyntax.self) { return "a class" }
+        if declaration.is(EnumDeclSyntax.self) { return "an enum" }
+        if declaration.is(ActorDeclSyntax.self) { return "an actor" }
+        if declaration.is(ProtocolDeclSyntax.self) { return "a protocol" }
+        if declaration.is(ExtensionDeclSyntax.self) { return "an extension" }
+        return "this declaration"
+    }
+}
+
+/// The `TableModel` members a struct declares itself, which the macro then leaves alone.
+private struct DeclaredMembers {
+    private var names: Set<String> = []
+
+    init(_ members: MemberBlockItemListSyntax) {
+        for member in members {
+            if let variable = member.decl.as(VariableDeclSyntax.self), variable.isStatic {
+                for binding in variable.bindings {
+                    if let pattern = binding.pattern.as(IdentifierPatternSyntax.self) {
+                        names.insert(pattern.identifier.text)
+                    }
+                }
+            } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
+                let labels = initializer.signature.parameterClause.parameters.map(\.firstName.text)
+                if labels == ["row"] { names.insert("init(row:)") }
+            } else if let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == "encode" {
+                let labels = function.signature.parameterClause.parameters.map(\.firstName.text)
+                if labels == ["to"] { names.insert("encode(to:)") }
+            }
+        }
+    }
+
+    func contains(_ name: String) -> Bool { names.contains(name) }
+}

@@ -1,0 +1,24 @@
+import SQLiteSwiftlyMacrosPlugin
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// The macros under test, as the compiler sees them: `@Table` adds the `TableModel` conformance.
+let tableMacroSpecs: [String: MacroSpec] = [
+    "Table": MacroSpec(type: TableMacro.self, conformances: ["TableModel"]),
+    "TableColumn": MacroSpec(type: TableColumnMacro.self),
+    "Transient": MacroSpec(type: TransientMacro.self),
+]
+
+/// Expands `source` with the SQLiteSwiftly macros and records a Swift Testing issue for every difference from
+/// `expanded` and `diagnostics`.
+func assertTableExpansion(
+    _ source: String, expandedSource expanded: String, diagnostics: [DiagnosticSpec] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    assertMacroExpansion(
+        source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: tableMacroSpecs,
+        failureHandler: { failure in
+            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
+        })
+}

@@ -1,0 +1,193 @@
+import RawC
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT] [--implementations TEXT]
+//                     [--store memory|wal]
+//
+// --only keeps the workloads whose name contains TEXT ("streaming" for the streaming table); --implementations
+// keeps the implementations whose name contains TEXT, plus the raw C baseline.
+//
+// Prints, per workload and implementation, the median time of R runs and its ratio to the raw C API baseline
+// measured in the same runs. Runs are interleaved (run 1 of every implementation, then run 2, ...) so that
+// machine noise spreads evenly.
+
+struct Options {
+    var rows = 100_000
+    var runs = 15
+    var streamRows = 1_000_000
+    var only: String?
+    var implementationFilter: String?
+    var profile = false
+    var stores = Store.allCases
+    var streamChild: [String]?
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.dropFirst().makeIterator()
+        func value(_ flag: String) throws -> String {
+            guard let value = iterator.next() else { throw BenchError("\(flag) needs a value") }
+            return value
+        }
+        func integer(_ flag: String) throws -> Int {
+            guard let number = Int(try value(flag)), number > 0 else { throw BenchError("\(flag) needs a number > 0") }
+            return number
+        }
+        arguments: while let argument = iterator.next() {
+            switch argument {
+            case "--rows": rows = try integer(argument)
+            case "--runs": runs = try integer(argument)
+            case "--stream-rows": streamRows = try integer(argument)
+            case "--quick":
+                rows = 1_000
+                runs = 1
+                streamRows = 10_000
+            case "--only": only = try value(argument)
+            case "--implementations": implementationFilter = try value(argument)
+            case "--profile": profile = true
+            case "--store":
+                guard let store = Store(rawValue: try value(argument)) else { throw BenchError("--store memory|wal") }
+                stores = [store]
+            case "--stream-child":
+                streamChild = Array(iterator)
+                break arguments
+            case "--help", "-h":
+                print("usage: sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT]")
+                print("                           [--implementations TEXT] [--store memory|wal]")
+                exit(0)
+            default: throw BenchError("unknown argument \(argument)")
+            }
+        }
+    }
+}
+
+enum Workloads {
+    static var all: [Workload] {
+        [
+            Workload(
+                name: "insert 10 INTEGER columns",
+                implementations: [
+                    Raw.insertInts, Ours.insertInts, OursCodable.insertInts, GRDBBench.insertIntsFast,
+                    GRDBBench.insertIntsRecord,
+                    GRDBBench.insertIntsCodable,
+                ]),
+            Workload(
+                name: "fetch 10 INTEGER columns",
+                implementations: [
+                    Raw.fetchInts, Ours.fetchInts, OursCodable.fetchInts, GRDBBench.fetchIntsFast,
+                    GRDBBench.fetchIntsRecord,
+                    GRDBBench.fetchIntsCodable,
+                ]),
+            Workload(
+                name: "insert mixed row",
+                implementations: [
+                    Raw.insertMixed, Ours.insertMixed, OursCodable.insertMixed, GRDBBench.insertMixedFast,
+                    GRDBBench.insertMixedRecord,
+                    GRDBBench.insertMixedCodable,
+                ]),
+            Workload(
+                name: "fetch mixed row",
+                implementations: [
+                    Raw.fetchMixed, Ours.fetchMixed, OursCodable.fetchMixed, GRDBBench.fetchMixedFast,
+                    GRDBBench.fetchMixedRecord,
+                    GRDBBench.fetchMixedCodable,
+                ]),
+            Workload(
+                name: "point lookups by primary key",
+                implementations: [
+                    Raw.lookup, Ours.lookupStatement, Ours.lookupReadOne, OursCodable.lookup, GRDBBench.lookupFast,
+                    GRDBBench.lookupRecord,
+                    GRDBBench.lookupCodable,
+                ]),
+        ]
+    }
+}
+
+func runTimed(_ options: Options, files: inout TemporaryFiles) throws {
+    print("| workload | database | implementation | median | ratio to raw C |")
+    print("| --- | --- | --- | ---: | ---: |")
+    for var workload in Workloads.all where options.only.map({ workload.name.contains($0) }) ?? true {
+        if let filter = options.implementationFilter {
+            workload = Workload(
+                name: workload.name,
+                implementations: workload.implementations.enumerated().filter {
+                    $0.offset == 0 || $0.element.name.contains(filter)
+                }
+                .map(\.element))
+        }
+        for store in options.stores {
+            var times = Array(repeating: [UInt64](), count: workload.implementations.count)
+            var checksums = Array(repeating: Int64?.none, count: workload.implementations.count)
+            for _ in 0..<options.runs {
+                for (index, implementation) in workload.implementations.enumerated() {
+                    let location = Location(store: store, path: store == .memory ? ":memory:" : files.next())
+                    defer { if store == .wal { TemporaryFiles.remove(location.path) } }
+                    let elapsed: UInt64
+                    let checksum: Int64
+                    do {
+                        let body = try implementation.prepare(location, options.rows)
+                        if options.profile { rawc_profile_toggle() }
+                        let start = now()
+                        checksum = try body()
+                        elapsed = now() - start
+                        if options.profile {
+                            rawc_profile_toggle()
+                            rawc_profile_dump("\(workload.name) | \(store.label) | \(implementation.name)")
+                        }
+                    }
+                    times[index].append(elapsed)
+                    if let previous = checksums[index], previous != checksum {
+                        throw BenchError("\(implementation.name) returned different checksums across runs")
+                    }
+                    checksums[index] = checksum
+                }
+            }
+            if Set(checksums.compactMap { $0 }).count > 1 {
+                throw BenchError("\(workload.name): implementations disagree: \(checksums)")
+            }
+            let baseline = median(times[0])
+            for (index, implementation) in workload.implementations.enumerated() {
+                let time = median(times[index])
+                print(
+                    "| \(workload.name) | \(store.label) | \(implementation.name) | \(formatMilliseconds(time)) | "
+                        + "\(formatRatio(time / baseline)) |")
+            }
+            fflush(nil)
+        }
+    }
+}
+
+let options: Options
+do {
+    options = try Options(CommandLine.arguments)
+} catch {
+    printError("sqliteswiftly-bench: \(error)")
+    exit(2)
+}
+
+do {
+    let schemas = Ours.schemas()
+    Dataset.intsSchema = schemas.ints
+    Dataset.mixedSchema = schemas.mixed
+    if let child = options.streamChild {
+        try Streaming.child(child)
+        exit(0)
+    }
+    var files = try TemporaryFiles()
+    defer { files.removeDirectory() }
+    print("sqliteswiftly-bench: \(options.rows) rows, median of \(options.runs) run(s)")
+    for line in machineDescription() { print(line) }
+    print("SQLite \(Raw.libversion) (sqlite3_libversion)")
+    print("")
+    try runTimed(options, files: &files)
+    if options.only.map({ "streaming".contains($0) }) ?? true {
+        print("")
+        try Streaming.run(options, files: &files)
+    }
+} catch {
+    printError("sqliteswiftly-bench: \(error)")
+    exit(1)
+}

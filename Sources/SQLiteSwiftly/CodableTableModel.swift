@@ -1,4 +1,4 @@
-/// A `Codable` struct used as a table model: ``TableModel/init(row:)`` and ``TableModel/encode(to:)`` come
+/// A `Codable` struct used as a table model: ``RowDecodable/init(row:)`` and ``TableModel/encode(to:)`` come
 /// from its `Decodable` and `Encodable` conformances.
 ///
 /// Declare the table name and the columns; the synthesized `Codable` code does the rest:

@@ -41,8 +41,8 @@ extension RowDecodable {
 /// }
 /// ```
 ///
-/// ``init(row:)`` reads the columns by index in the order of ``columns``; ``encode(to:)`` writes one value per
-/// column in the same order.
+/// ``RowDecodable/init(row:)`` reads the columns by index in the order of ``columns``; ``encode(to:)`` writes one
+/// value per column in the same order.
 public protocol TableModel: RowDecodable {
     /// The table name, used as given (always quoted in generated SQL).
     static var tableName: String { get }

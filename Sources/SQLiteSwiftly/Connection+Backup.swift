@@ -73,9 +73,9 @@ extension Connection {
     ) throws(SQLiteError) {
         guard let backup = sqlite3_backup_init(destination.handle, "main", source.handle, "main") else {
             // sqlite3_backup_init leaves its error on the destination connection.
-            throw copyFailure(
-                SQLiteCalls.error(sqlite3_errcode(destination.handle), db: destination.handle),
-                source: source, path: path)
+            let error = SQLiteCalls.error(sqlite3_errcode(destination.handle), db: destination.handle)
+            removeFiles(at: path)
+            throw copyFailure(error, source: source, path: path)
         }
         // -1 copies every page in one step: the source is read-locked once, and the copy is consistent.
         var code = sqlite3_backup_step(backup, -1)
@@ -87,9 +87,14 @@ extension Connection {
                 code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED
                 ? SQLiteCalls.error(code, db: nil)
                 : SQLiteCalls.error(code, db: destination.handle)
-            for suffix in [""] + DatabaseFile.journalSuffixes { unlink(path + suffix) }
+            removeFiles(at: path)
             throw copyFailure(error, source: source, path: path)
         }
+    }
+
+    /// Removes a destination this library just created, with any journal SQLite left beside it.
+    private static func removeFiles(at path: String) {
+        for suffix in [""] + DatabaseFile.journalSuffixes { unlink(path + suffix) }
     }
 
     private static func copyFailure(_ error: SQLiteError, source: Connection, path: String) -> SQLiteError {

@@ -90,6 +90,7 @@ public final class Connection {
     deinit {
         interruptHandle.invalidate()
         statementCache.removeAll()
+        schemaChecks.versionStatement = nil  // the last statement the connection owns: finalized before closing
         if tracer != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
         // Every statement holds a strong reference to its connection, so none is alive here and
         // sqlite3_close_v2 closes at once. The _v2 variant would defer the close rather than fail if a

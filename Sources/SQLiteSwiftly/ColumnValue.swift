@@ -127,7 +127,18 @@ public struct ColumnValue {
         return body(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value))))
     }
 
+    /// The stored value, whatever its storage class, with TEXT checked to be valid UTF-8.
+    ///
+    /// - Returns: The value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT that is not valid UTF-8.
+    @inlinable public func checkedSQLiteValue() throws(SQLiteError) -> SQLiteValue {
+        sqlite3_value_type(value) == SQLITE_TEXT ? .text(try string()) : sqliteValue
+    }
+
     /// The stored value, whatever its storage class.
+    ///
+    /// TEXT that is not valid UTF-8 is read with U+FFFD replacement characters; ``checkedSQLiteValue()`` refuses
+    /// it instead, and ``bytes()`` reads the exact bytes.
     public var sqliteValue: SQLiteValue {
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))

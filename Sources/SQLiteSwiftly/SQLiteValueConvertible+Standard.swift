@@ -151,17 +151,28 @@ extension Float: SQLiteValueConvertible {
     /// Reads a REAL or INTEGER, rounded to the nearest float.
     ///
     /// - Parameter column: The column of the current row.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL, and for a finite value too large
+    ///   for a float (it would read as infinity).
     @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        self = Float(try column.double())
+        self = try Float(checking: column.double())
     }
 
     /// Converts a REAL or INTEGER.
     ///
     /// - Parameter sqliteValue: The stored value.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes, and for a finite value too
+    ///   large for a float.
     @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
-        self = Float(try Double(sqliteValue: sqliteValue))
+        self = try Float(checking: Double(sqliteValue: sqliteValue))
+    }
+
+    /// Rounds a double to the nearest float, refusing a finite double that would become infinite.
+    @inlinable init(checking double: Double) throws(SQLiteError) {
+        let float = Float(double)
+        guard float.isFinite || !double.isFinite else {
+            throw SQLiteError.conversion("the stored REAL \(double) is out of range for Float")
+        }
+        self = float
     }
 
     /// The float as a double; NaN is refused.

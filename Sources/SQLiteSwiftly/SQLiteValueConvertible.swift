@@ -52,7 +52,7 @@ extension SQLiteValueConvertible {
     /// - Parameter column: The column of the current row.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for NULL or an unconvertible value.
     @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        let value = column.sqliteValue
+        let value = try column.checkedSQLiteValue()
         if value == .null && !Self.isNullable { throw .conversion("expected \(Self.columnType), found NULL") }
         try self.init(sqliteValue: value)
     }

@@ -95,6 +95,12 @@ struct HostileNames: TableModel, Equatable {
         }
         #expect(try db.fetchValue(Data.self, "SELECT s FROM t") == bytes)
         #expect(try db.fetchValue([UInt8].self, "SELECT s FROM t") == Array(bytes))
+        // Types read through SQLiteValue (URL, Decimal, custom types) refuse it too, instead of a repaired string.
+        #expect {
+            _ = try db.fetchValue(URL.self, "SELECT s FROM t")
+        } throws: { error in
+            (error as? SQLiteError)?.kind == .conversionFailed
+        }
     }
 
     @Test("values past the length limit fail with TOOBIG and nothing is inserted")

@@ -244,6 +244,22 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
     }
 
+    @Test("a REAL too large for Float is refused instead of read as infinity; infinities still round-trip")
+    func floatRange() throws {
+        let db = try Connection.inMemory()
+        do throws(SQLiteError) {
+            _ = try db.fetchValue(Float.self, "SELECT 1e300")
+            Issue.record("reading 1e300 as Float succeeded")
+        } catch {
+            #expect(error.kind == .conversionFailed)
+            #expect(error.message.contains("out of range for Float"))
+        }
+        #expect(throws: SQLiteError.self) { try Float(sqliteValue: .real(-1e300)) }
+        #expect(try db.fetchValue(Float.self, "SELECT ?", [Float.infinity]) == .infinity)
+        #expect(try db.fetchValue(Float.self, "SELECT 3.5") == 3.5)
+        #expect(try Float(sqliteValue: .real(Double(Float.greatestFiniteMagnitude))) == .greatestFiniteMagnitude)
+    }
+
     @Test("a model value SQLite cannot store is refused, naming table and column, and nothing is inserted")
     func modelBindingErrors() throws {
         let db = try Connection.inMemory()

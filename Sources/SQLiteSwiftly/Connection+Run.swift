@@ -8,9 +8,19 @@ extension Connection {
     @inlinable func readRows<Decoded: RowDecodable>(
         _ raw: RawStatement, arguments: StatementArguments, as type: Decoded.Type, limit: Int, table: String?
     ) throws -> [Decoded] {
+        try readRows(raw, as: type, limit: limit, table: table) { raw throws(SQLiteError) in
+            if raw.parameterCount > 0 || !arguments.isEmpty { try raw.bind(arguments) }
+        }
+    }
+
+    /// Resets and verifies `raw`, lets `bind` bind its parameters, and steps it, decoding up to `limit` rows.
+    @inlinable func readRows<Decoded: RowDecodable>(
+        _ raw: RawStatement, as type: Decoded.Type, limit: Int, table: String?,
+        binding bind: (RawStatement) throws(SQLiteError) -> Void
+    ) throws -> [Decoded] {
         raw.begin()
         try raw.verify(type)
-        if raw.parameterCount > 0 || !arguments.isEmpty { try raw.bind(arguments) }
+        try bind(raw)
         return try collect(raw, as: type, limit: limit, table: table)
     }
 
@@ -20,9 +30,20 @@ extension Connection {
     @inlinable func readFirst<Decoded: RowDecodable>(
         _ raw: RawStatement, arguments: StatementArguments, as type: Decoded.Type, table: String?
     ) throws -> Decoded? {
+        try readFirst(raw, as: type, table: table) { raw throws(SQLiteError) in
+            if raw.parameterCount > 0 || !arguments.isEmpty { try raw.bind(arguments) }
+        }
+    }
+
+    /// Resets and verifies `raw`, lets `bind` bind its parameters, and decodes its first row only; the statement
+    /// is reset after it.
+    @inlinable func readFirst<Decoded: RowDecodable>(
+        _ raw: RawStatement, as type: Decoded.Type, table: String?,
+        binding bind: (RawStatement) throws(SQLiteError) -> Void
+    ) throws -> Decoded? {
         raw.begin()
         try raw.verify(type)
-        if raw.parameterCount > 0 || !arguments.isEmpty { try raw.bind(arguments) }
+        try bind(raw)
         guard try raw.step() else { return nil }
         return try decodeFirst(raw, as: type, table: table)
     }

@@ -140,12 +140,7 @@ extension RawStatement {
         do throws(SQLiteError) {
             switch arguments.storage {
             case .positional(let values):
-                guard values.count == Int(parameterCount) else {
-                    throw SQLiteError(
-                        .parameterMismatch,
-                        message: "the SQL has \(parameterCount) parameters but \(values.count) arguments were given",
-                        sql: sql)
-                }
+                guard values.count == Int(parameterCount) else { throw countMismatch(arguments: values.count) }
                 for (offset, argument) in values.enumerated() {
                     try bind(argument, at: Int32(offset + 1))
                 }
@@ -156,6 +151,29 @@ extension RawStatement {
             abandon()
             throw error
         }
+    }
+
+    /// Binds one value per parameter, in order, after checking the count; for the typed argument lists of
+    /// ``Statement/fetchOne(_:binding:)`` and friends. The values are bound in place: no argument array is built.
+    @inlinable func bind<each Value: SQLiteValueConvertible>(_ values: repeat each Value) throws(SQLiteError) {
+        var count: Int32 = 0
+        for _ in repeat (each Value).self { count += 1 }
+        guard count == parameterCount else { throw countMismatch(arguments: Int(count)) }
+        var index: Int32 = 0
+        do throws(SQLiteError) {
+            for value in repeat each values {
+                index += 1
+                try ParameterSlot(statement: handle, index: index).bindValue(value)
+            }
+        } catch {
+            abandon()
+            throw error.with(sql: sql)
+        }
+    }
+
+    @usableFromInline func countMismatch(arguments: Int) -> SQLiteError {
+        let message = "the SQL has \(parameterCount) parameters but \(arguments) arguments were given"
+        return SQLiteError(.parameterMismatch, message: message, sql: sql)
     }
 
     private func bindNamed(_ values: [String: StatementArguments.Argument]) throws(SQLiteError) {

@@ -179,6 +179,21 @@ enum Ours {
         }
     }
 
+    static let lookupTyped = Implementation(name: "SQLiteSwiftly Statement.fetchOne(binding:)") { location, rows in
+        let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+        let ids = Dataset.lookupIDs(rows)
+        let statement = try db.prepare("SELECT \(Dataset.intColumns) FROM ints WHERE id = ?")
+        return {
+            try db.transaction(.deferred) {
+                var sum: Int64 = 0
+                for id in ids {
+                    if let model = try statement.fetchOne(OursInts.self, binding: id) { sum += Int64(model.c1) }
+                }
+                return sum
+            }
+        }
+    }
+
     /// Streams every row of `ints` through a cursor; returns the c1 sum and the row count.
     static func stream(_ db: Connection) throws -> (Int64, Int) {
         let cursor = try db.cursor(OursInts.self, "SELECT \(Dataset.intColumns) FROM ints")

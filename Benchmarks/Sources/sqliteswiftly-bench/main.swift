@@ -98,7 +98,8 @@ enum Workloads {
             Workload(
                 name: "point lookups by primary key",
                 implementations: [
-                    Raw.lookup, Ours.lookupStatement, Ours.lookupReadOne, OursCodable.lookup, GRDBBench.lookupFast,
+                    Raw.lookup, Ours.lookupTyped, Ours.lookupStatement, Ours.lookupReadOne, OursCodable.lookup,
+                    GRDBBench.lookupFast,
                     GRDBBench.lookupRecord,
                     GRDBBench.lookupCodable,
                 ]),

@@ -24,7 +24,7 @@ final class ConnectionExecutor: SerialExecutor {
         var isStopped = false
     }
 
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
     private let available = DispatchSemaphore(value: 0)
 
     /// Starts the executor's thread; `nil` if the system refuses to create one.

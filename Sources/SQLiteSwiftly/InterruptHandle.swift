@@ -13,10 +13,10 @@ import Synchronization
 public final class InterruptHandle: Sendable {
     /// The `sqlite3*` as an address (0 once the connection is gone). An integer, so that the mutex's value
     /// is plainly `Sendable`; it only ever goes back to a pointer for `sqlite3_interrupt`.
-    private let target: Mutex<UInt>
+    private let target: TrackedMutex<UInt>
 
     init(_ database: OpaquePointer) {
-        target = Mutex(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(database))))
+        target = TrackedMutex(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(database))))
     }
 
     /// Makes the connection's running statement, if any, stop at its next opportunity.

@@ -4,12 +4,13 @@ import CSQLite
 public enum ConflictPolicy: Hashable, Sendable {
     /// Fail with a constraint error (`INSERT`). The default.
     case fail
-    /// Skip the new row (`INSERT OR IGNORE`). ``Connection/changes`` is 0 after a skipped row.
+    /// Skip the new row (`INSERT OR IGNORE`); ``InsertStatement/insert(_:)`` then returns `nil`.
     case ignore
     /// Delete the conflicting row, then insert (`INSERT OR REPLACE`).
     case replace
     /// Update the existing row's other columns in place: an upsert (`INSERT ... ON CONFLICT (key) DO UPDATE`).
-    /// Requires a primary key.
+    /// Requires a primary key. ``InsertStatement/insert(_:)`` returns the row id of the inserted or updated row
+    /// (read with `RETURNING rowid`, so the table must have row ids: not a `WITHOUT ROWID` table).
     case update
 }
 
@@ -52,13 +53,23 @@ public final class InsertStatement<Model: TableModel> {
     /// On failure nothing is inserted and the statement stays usable.
     ///
     /// - Parameter model: The row to insert.
-    /// - Returns: The row id of the inserted row (for an INTEGER PRIMARY KEY, its value).
+    /// - Returns: The row id of the inserted row (for an INTEGER PRIMARY KEY, its value); with
+    ///   ``ConflictPolicy/update``, the row id of the row inserted or updated; `nil` when no row was written:
+    ///   ``ConflictPolicy/ignore`` skipped a conflicting row, or an upsert of a model that has only key columns
+    ///   found its row already there.
     /// - Throws: ``SQLiteError`` naming the table and column, such as a constraint violation, a value that
     ///   cannot be stored, or a model whose ``TableModel/encode(to:)`` does not encode one value per column.
     @inlinable @discardableResult
-    public func insert(_ model: Model) throws -> Int64 {
-        try ModelStatements.run(model, raw: raw, columnCount: columnCount, parameterMap: nil)
-        return sqlite3_last_insert_rowid(sqlite3_db_handle(raw.handle))
+    public func insert(_ model: Model) throws -> Int64? {
+        let returned = try ModelStatements.run(model, raw: raw, columnCount: columnCount, parameterMap: nil)
+        let database = sqlite3_db_handle(raw.handle)
+        switch conflictPolicy {
+        case .fail, .replace: return sqlite3_last_insert_rowid(database)
+        // A skipped row leaves the last insert row id of an earlier insert: the change count tells.
+        case .ignore: return sqlite3_changes64(database) > 0 ? sqlite3_last_insert_rowid(database) : nil
+        // An update in place does not set the last insert row id; RETURNING gives the row's id either way.
+        case .update: return returned
+        }
     }
 }
 
@@ -162,10 +173,11 @@ enum ModelStatements {
         return columns
     }
 
-    /// Binds the model's values and runs the statement once.
-    @inlinable static func run<Model: TableModel>(
+    /// Binds the model's values and runs the statement once; returns the first column of the last row it
+    /// produced (an upsert's `RETURNING rowid`), `nil` when it produced none.
+    @inlinable @discardableResult static func run<Model: TableModel>(
         _ model: Model, raw: RawStatement, columnCount: Int, parameterMap: [Int32]?
-    ) throws {
+    ) throws -> Int64? {
         raw.begin()
         var encoder = RowEncoder(statement: raw.handle, parameterMap: parameterMap)
         do {
@@ -179,7 +191,9 @@ enum ModelStatements {
             throw countMismatch(encoded: encoder.count, expected: columnCount, in: Model.self, sql: raw.sql)
         }
         do {
-            while try raw.step() {}
+            var returned: Int64?
+            while try raw.step() { returned = sqlite3_column_int64(raw.handle, 0) }
+            return returned
         } catch {
             throw error.with(table: Model.tableName)
         }

@@ -85,6 +85,7 @@ enum TableSQL {
                 ? "NOTHING"
                 : "UPDATE SET "
                     + others.map { "\(quote($0.name)) = excluded.\(quote($0.name))" }.joined(separator: ", ")
+            sql += " RETURNING rowid"  // the row's id whether it was inserted or updated
         }
         return sql
     }

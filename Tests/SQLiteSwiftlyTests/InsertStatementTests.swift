@@ -24,7 +24,7 @@ private func database() throws -> Connection {
     func reusedForManyRows() throws {
         let db = try database()
         let insert = try db.makeInsertStatement(for: TestNote.self)
-        var ids: [Int64] = []
+        var ids: [Int64?] = []
         try db.transaction {
             for index in 0..<500 { ids.append(try insert.insert(TestNote(text: "note \(index)"))) }
         }
@@ -58,7 +58,7 @@ private func database() throws -> Connection {
             try db.makeInsertStatement(for: TestPlanet.self, onConflict: .update).sql
                 == #"INSERT INTO "test_planets" "# + columns
                 + #" ON CONFLICT ("id") DO UPDATE SET "name" = excluded."name", "au" = excluded."au", "#
-                + #""moons" = excluded."moons""#)
+                + #""moons" = excluded."moons" RETURNING rowid"#)
         #expect(try db.makeInsertStatement(for: TestPlanet.self).conflictPolicy == .fail)
     }
 
@@ -164,17 +164,18 @@ private func database() throws -> Connection {
         try db.makeInsertStatement(for: TestPlanet.self).insert(TestPlanet.inner[0])
         let changed = TestPlanet(id: 1, name: "Mercury", au: 0.4, moons: 3)
         let ignore = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .ignore)
-        try ignore.insert(changed)
+        #expect(try ignore.insert(changed) == nil)  // skipped: not the row id of the earlier insert
         #expect(db.changes == 0)
         #expect(try db.readAll(TestPlanet.self) == [TestPlanet.inner[0]])
         let replace = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .replace)
-        try replace.insert(changed)
+        #expect(try replace.insert(changed) == 1)
         #expect(try db.readAll(TestPlanet.self) == [changed])
         let upsert = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .update)
         let again = TestPlanet(id: 1, name: "Mercury", au: 0.39, moons: nil)
-        try upsert.insert(again)
-        try upsert.insert(TestPlanet.inner[1])
+        #expect(try upsert.insert(TestPlanet.inner[1]) == 2)  // inserted
+        #expect(try upsert.insert(again) == 1)  // updated in place: its own id, not the last inserted one
         #expect(try db.readAll(TestPlanet.self, where: "1 ORDER BY id") == [again, TestPlanet.inner[1]])
+        #expect(try ignore.insert(TestPlanet.inner[2]) == 3)  // no conflict: inserted
     }
 
     @Test("an update statement changes the row with the model's key and reports whether it found one")

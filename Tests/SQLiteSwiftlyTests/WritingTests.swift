@@ -135,7 +135,7 @@ import Testing
         #expect(
             upsert.sql.hasSuffix(
                 "ON CONFLICT (\"id\") DO UPDATE SET \"name\" = excluded.\"name\", \"au\" = excluded.\"au\", "
-                    + "\"moons\" = excluded.\"moons\""))
+                    + "\"moons\" = excluded.\"moons\" RETURNING rowid"))
         var earth = TestPlanet.inner[2]
         earth.moons = 2
         try upsert.insert(earth)

@@ -40,7 +40,10 @@ private struct Planet: TableModel, Equatable {
 }
 
 /// Runs each example of the README's "Beyond reading all rows" section, in order, on one database, and checks
-/// what it did. The example lines are copied verbatim (re-indented).
+/// what it did; then the README's examples of Codable models, custom value types and schema verification
+/// ("Table models without boilerplate") and of SharedConnection and ConnectionPool ("Sharing a database across
+/// threads and tasks"). The example lines, from each `// README: ...` marker to the next marker or to
+/// `// Checks`, are copied verbatim (re-indented) into README.md: keep the two in sync.
 @Suite struct FeatureExamplesTests {
     private func planets(_ directory: TemporaryDirectory) throws -> Connection {
         let db = try Connection(creating: directory.path("planets.sqlite"))
@@ -146,7 +149,7 @@ private struct Planet: TableModel, Equatable {
         let copy = try Connection(creating: userPath, fromTemplate: templatePath)  // userPath must not exist
         try db.backup(to: backupPath)  // backupPath must not exist
         // README: tracing
-        db.trace { event in print("\(event.duration) \(event.sql)") }  // "INSERT INTO planets ... VALUES (?, ?)"
+        db.trace { event in print("\(event.duration) \(event.sql)") }  // "1.2e-05 seconds SELECT ..."
         db.trace(expanded: true) { event in print(event.sql) }  // values written in: may be private data
         db.trace(nil)  // off (the default)
         // Checks
@@ -156,5 +159,152 @@ private struct Planet: TableModel, Equatable {
         #expect(try migrator.migrate(db).isEmpty)
         #expect(try copy.readAll(Planet.self).count == 4)
         #expect(try Connection(opening: backupPath).fetchValue(Int.self, "SELECT count(*) FROM rings") == 0)
+    }
+
+    @Test("the Codable model, custom value type and schema verification examples run")
+    func modelsAndValues() throws {
+        // README: codable models
+        struct Moon: CodableTableModel {
+            var id: Int64?  // nil: SQLite assigns it
+            var name: String
+            var discovered: Date?
+            var tags: [String]  // not a column type: stored as JSON text
+
+            static let tableName = "moons"
+            static let columns = [
+                Column("id", Int64?.self, primaryKey: true, autoIncrement: true),
+                Column("name", String.self, unique: true),
+                Column("discovered", Date?.self),
+                Column("tags", .text),
+            ]
+        }
+        let db = try Connection.inMemory()
+        try db.createTable(for: Moon.self)
+        let insert = try db.makeInsertStatement(for: Moon.self)
+        try insert.insert(Moon(id: nil, name: "Phobos", discovered: nil, tags: ["inner", "irregular"]))
+        let phobos = try db.readOne(Moon.self, where: "name = ?", ["Phobos"])  // Moon?
+        // README: custom value types
+        struct Celsius: SQLiteValueConvertible {
+            var degrees: Double
+            static let columnType = ColumnType.real  // the type that CREATE TABLE declares
+
+            init(degrees: Double) {
+                self.degrees = degrees
+            }
+
+            init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+                guard case .real(let value) = sqliteValue else { throw .conversion("expected REAL") }
+                degrees = value
+            }
+
+            var sqliteValue: SQLiteValue { .real(degrees) }
+        }
+        enum Status: String, SQLiteValueConvertible {  // stored as its raw value: TEXT
+            case active, archived
+        }
+        try db.execute("CREATE TABLE readings (temperature REAL NOT NULL, status TEXT NOT NULL)")
+        try db.execute("INSERT INTO readings VALUES (?, ?)", [Celsius(degrees: 21.5), Status.active])
+        let temperature = try db.fetchValue(Celsius.self, "SELECT temperature FROM readings")  // Celsius?
+        let status = try db.fetchValue(Status.self, "SELECT status FROM readings")  // Status?
+        // README: schema verification
+        try db.execute("CREATE TABLE planets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, au TEXT NOT NULL)")
+        for difference in try db.schemaDifferences(for: Planet.self) {  // [] when the model matches
+            print(difference)
+        }
+        // declared type at "planets"."au": expected REAL (REAL affinity), found TEXT (TEXT affinity)
+        // missing column at "planets"."moons": expected INTEGER, found no column
+        do {
+            try db.verify(Planet.self)  // also run by readAll, makeInsertStatement, ... once per schema change
+        } catch {
+            print(error.kind, error.differences.count)  // schemaMismatch 2
+        }
+        // Checks
+        #expect(phobos?.id == 1)
+        #expect(phobos?.tags == ["inner", "irregular"])
+        #expect(try db.fetchValue(String.self, "SELECT tags FROM moons") == #"["inner","irregular"]"#)
+        #expect(temperature?.degrees == 21.5)
+        #expect(status == .active)
+        #expect(try db.fetchValue(String.self, "SELECT status FROM readings") == "active")
+        let differences = try db.schemaDifferences(for: Planet.self)
+        #expect(differences.map(\.kind) == [.declaredType, .missingColumn])
+        #expect(
+            differences.map(\.description) == [
+                #"declared type at "planets"."au": expected REAL (REAL affinity), found TEXT (TEXT affinity)"#,
+                #"missing column at "planets"."moons": expected INTEGER, found no column"#,
+            ])
+        #expect(throws: SQLiteError.self) { try db.verify(Planet.self) }
+    }
+
+    @Test("the SharedConnection and ConnectionPool examples run")
+    func sharing() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.sqlite")
+        let poolPath = directory.path("pool.sqlite")
+        // README: shared connection
+        let shared = try SharedConnection(.create(path: path))  // Sendable: hand it to any task
+        try await shared.write { db in  // BEGIN IMMEDIATE ... COMMIT; rolled back if the body throws
+            try db.execute("CREATE TABLE notes (text TEXT NOT NULL)")
+            try db.transaction {  // nested in the write: a savepoint
+                try db.execute("INSERT INTO notes VALUES (?)", ["hello"])
+            }
+        }
+        let count = try await shared.read { db in  // one consistent snapshot; writes are refused
+            try db.fetchValue(Int.self, "SELECT count(*) FROM notes")
+        }
+        // README: connection pool
+        let pool = try ConnectionPool(.create(path: poolPath), readerCount: 4)  // WAL: one writer, four readers
+        try await pool.write { db in
+            try db.execute("CREATE TABLE notes (text TEXT NOT NULL)")
+        }
+        async let saved: Void = pool.write { db in  // writes run one at a time, on the writer
+            try db.execute("INSERT INTO notes VALUES (?)", ["hello"])
+        }
+        let notes = try await pool.read { db in  // never waits for the writer: sees the last commit
+            try db.fetchAll(UntypedRow.self, "SELECT text FROM notes")
+        }
+        try await saved
+        // Checks
+        #expect(count == 1)
+        #expect(notes.count <= 1)
+        let after = try await pool.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM notes") }
+        #expect(after == 1)
+        let mode = try await pool.read { db in try db.fetchValue(String.self, "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test("README.md contains every example of this file verbatim")
+    func readmeMatches() throws {
+        let text = try #require(readme)
+        let blocks = try #require(Self.readmeBlocks)
+        #expect(blocks.count == 15)
+        for (name, block) in blocks {
+            let found = text.contains(block)
+            #expect(found, "README.md's \"\(name)\" example differs from FeatureExamplesTests.swift")
+        }
+    }
+
+    /// Each `// README: name` block of this file (up to the next marker or `// Checks`), without its indentation.
+    static var readmeBlocks: [(name: String, text: String)]? {
+        guard let source = try? String(contentsOfFile: #filePath, encoding: .utf8) else { return nil }
+        var blocks: [(name: String, text: String)] = []
+        var current: (name: String, indent: Int, lines: [String])?
+        func finish() {
+            if let current { blocks.append((current.name, current.lines.joined(separator: "\n"))) }
+            current = nil
+        }
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.drop { $0 == " " }
+            let indent = line.count - trimmed.count
+            if trimmed.hasPrefix("// README: ") {
+                finish()
+                current = (String(trimmed.dropFirst("// README: ".count)), indent, [])
+            } else if trimmed.hasPrefix("// Checks") || (current != nil && indent < (current?.indent ?? 0)) {
+                finish()
+            } else if let indent = current?.indent {
+                current?.lines.append(line.isEmpty ? "" : String(line.dropFirst(indent)))
+            }
+        }
+        finish()
+        return blocks
     }
 }

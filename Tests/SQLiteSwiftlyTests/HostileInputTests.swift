@@ -39,6 +39,16 @@ struct HostileNames: TableModel, Equatable {
     }
 }
 
+/// Byte strings stored as TEXT, and whether they are valid UTF-8.
+private let utf8Cases: [([UInt8], Bool)] = {
+    let ascii16: [UInt8] = Array("0123456789abcdef".utf8)
+    let mixed: [UInt8] = Array("naïve café, 東京, 🪐 and more ASCII after".utf8)
+    let surrogate: [UInt8] = [0xE6, 0x9D, 0xB1, 0xE4, 0xBA, 0xAC, 0xED, 0xA0, 0x80, 0x41]  // a UTF-16 surrogate
+    let badInWords: [UInt8] = Array("abcdefgh".utf8) + [0xFF] + Array("ijklmnopq".utf8)
+    let badInTail: [UInt8] = ascii16 + [0xC3]
+    return [(badInWords, false), (badInTail, false), (ascii16, true), (mixed, true), (surrogate, false)]
+}()
+
 @Suite struct HostileInputTests {
     static let oddStrings = [
         "", "a\0b", "\0", "\0\0trailing", "emoji 👩‍👩‍👧‍👦🏳️‍🌈", "e\u{301} vs é", "עברית RTL", "'; DROP TABLE t; --",
@@ -101,6 +111,24 @@ struct HostileNames: TableModel, Equatable {
         } throws: { error in
             (error as? SQLiteError)?.kind == .conversionFailed
         }
+    }
+
+    @Test(
+        "text is checked wherever the invalid byte is: in the 8-byte words or the tail, after ASCII or not",
+        arguments: utf8Cases)
+    func utf8Positions(bytes: [UInt8], valid: Bool) throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (s TEXT)")
+        try db.execute("INSERT INTO t VALUES (CAST(? AS TEXT))", [bytes])
+        do throws(SQLiteError) {
+            let text = try db.fetchValue(String.self, "SELECT s FROM t")
+            #expect(valid)
+            #expect(text.map { Array($0.utf8) } == bytes)
+        } catch {
+            #expect(!valid)
+            #expect(error.kind == .conversionFailed)
+        }
+        #expect(try db.fetchValue([UInt8].self, "SELECT s FROM t") == bytes)
     }
 
     @Test("values past the length limit fail with TOOBIG and nothing is inserted")

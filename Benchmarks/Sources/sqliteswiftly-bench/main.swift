@@ -84,14 +84,16 @@ enum Workloads {
             Workload(
                 name: "insert mixed row",
                 implementations: [
-                    Raw.insertMixed, Ours.insertMixed, OursCodable.insertMixed, GRDBBench.insertMixedFast,
+                    Raw.insertMixed, Ours.insertMixed, OursBytes.insertMixed, OursCodable.insertMixed,
+                    GRDBBench.insertMixedFast,
                     GRDBBench.insertMixedRecord,
                     GRDBBench.insertMixedCodable,
                 ]),
             Workload(
                 name: "fetch mixed row",
                 implementations: [
-                    Raw.fetchMixed, Ours.fetchMixed, OursCodable.fetchMixed, GRDBBench.fetchMixedFast,
+                    Raw.fetchMixed, Ours.fetchMixed, OursBytes.fetchMixed, OursCodable.fetchMixed,
+                    GRDBBench.fetchMixedFast,
                     GRDBBench.fetchMixedRecord,
                     GRDBBench.fetchMixedCodable,
                 ]),

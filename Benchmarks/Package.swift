@@ -22,6 +22,7 @@ let package = Package(
             dependencies: [
                 "RawC",
                 .product(name: "SQLiteSwiftly", package: rootIdentity),
+                .product(name: "SQLiteSwiftlyMacros", package: rootIdentity),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -70,21 +70,24 @@ enum Workloads {
             Workload(
                 name: "insert 10 INTEGER columns",
                 implementations: [
-                    Raw.insertInts, Ours.insertInts, OursCodable.insertInts, GRDBBench.insertIntsFast,
+                    Raw.insertInts, Ours.insertInts, OursDerived.insertInts, OursCodable.insertInts,
+                    GRDBBench.insertIntsFast,
                     GRDBBench.insertIntsRecord,
                     GRDBBench.insertIntsCodable,
                 ]),
             Workload(
                 name: "fetch 10 INTEGER columns",
                 implementations: [
-                    Raw.fetchInts, Ours.fetchInts, OursCodable.fetchInts, GRDBBench.fetchIntsFast,
+                    Raw.fetchInts, Ours.fetchInts, OursDerived.fetchInts, OursCodable.fetchInts,
+                    GRDBBench.fetchIntsFast,
                     GRDBBench.fetchIntsRecord,
                     GRDBBench.fetchIntsCodable,
                 ]),
             Workload(
                 name: "insert mixed row",
                 implementations: [
-                    Raw.insertMixed, Ours.insertMixed, OursBytes.insertMixed, OursCodable.insertMixed,
+                    Raw.insertMixed, Ours.insertMixed, OursDerived.insertMixed, OursBytes.insertMixed,
+                    OursCodable.insertMixed,
                     GRDBBench.insertMixedFast,
                     GRDBBench.insertMixedRecord,
                     GRDBBench.insertMixedCodable,
@@ -92,7 +95,8 @@ enum Workloads {
             Workload(
                 name: "fetch mixed row",
                 implementations: [
-                    Raw.fetchMixed, Ours.fetchMixed, OursBytes.fetchMixed, OursCodable.fetchMixed,
+                    Raw.fetchMixed, Ours.fetchMixed, OursDerived.fetchMixed, OursBytes.fetchMixed,
+                    OursCodable.fetchMixed,
                     GRDBBench.fetchMixedFast,
                     GRDBBench.fetchMixedRecord,
                     GRDBBench.fetchMixedCodable,
@@ -100,7 +104,8 @@ enum Workloads {
             Workload(
                 name: "point lookups by primary key",
                 implementations: [
-                    Raw.lookup, Ours.lookupTyped, Ours.lookupStatement, Ours.lookupReadOne, OursCodable.lookup,
+                    Raw.lookup, Ours.lookupTyped, OursDerived.lookup, Ours.lookupStatement, Ours.lookupReadOne,
+                    OursCodable.lookup,
                     GRDBBench.lookupFast,
                     GRDBBench.lookupRecord,
                     GRDBBench.lookupCodable,

@@ -209,12 +209,4 @@ enum Ours {
     static func schemas() -> (ints: String, mixed: String) {
         (Connection.createTableSQL(for: OursInts.self)[0], Connection.createTableSQL(for: OursMixed.self)[0])
     }
-
-    // TODO(issue 7): derived (@Table macro) models. The macro lives in the SQLiteSwiftlyMacros product, whose
-    // plugin needs swift-syntax built in release mode (many minutes on 2 cores), which would make run-quick.sh
-    // too slow for CI; the macro expands to the same index-based init(row:) and encode(to:) as OursInts, so its
-    // speed is the hand-written one. To measure it anyway, add the SQLiteSwiftlyMacros product to Package.swift,
-    // declare `@Table("ints") struct DerivedInts { ... }` with the columns of OursInts, and list Implementations
-    // built like `insertInts` / `fetchInts` above in `Workloads.all` (main.swift). Codable models:
-    // OursCodable.swift.
 }

@@ -33,8 +33,8 @@ struct CodingKeyLookup {
 
     private func search(_ name: String) -> Int? {
         if let exact = columns.firstIndex(where: { $0.name == name }) { return exact }
-        let lowered = name.lowercased()
-        return columns.firstIndex { $0.name.lowercased() == lowered }
+        let lowered = name.sqlIdentifierKey
+        return columns.firstIndex { $0.name.sqlIdentifierKey == lowered }
     }
 }
 

@@ -128,7 +128,8 @@ extension RawStatement {
                 "expects \(expected.count) columns (\(expected.joined(separator: ", "))) but the statement returns "
                     + "\(actual.count) (\(actual.joined(separator: ", ")))")
         }
-        for (index, (want, got)) in zip(expected, actual).enumerated() where want.lowercased() != got.lowercased() {
+        for (index, (want, got)) in zip(expected, actual).enumerated()
+        where want.sqlIdentifierKey != got.sqlIdentifierKey {
             var error = mismatch("expects column \(index) to be \"\(want)\" but the statement returns \"\(got)\"")
             error.column = want
             throw error

@@ -96,7 +96,7 @@ public struct Row {
     /// - Parameter name: The column name.
     /// - Returns: The index, or `nil` if no column has that name.
     public func index(of name: String) -> Int? {
-        (0..<count).first { columnName(at: $0).lowercased() == name.lowercased() }
+        (0..<count).first { columnName(at: $0).sqlIdentifierKey == name.sqlIdentifierKey }
     }
 
     @usableFromInline func outOfRange(_ index: Int) -> SQLiteError {

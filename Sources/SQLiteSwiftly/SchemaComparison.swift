@@ -41,9 +41,10 @@ enum SchemaComparison {
         var differences: [SchemaDifference] = []
         let modelKeys = model.filter(\.isPrimaryKey)
         let liveKeyCount = live.filter { $0.primaryKeyPosition > 0 }.count
-        let liveByName = Dictionary(live.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        let liveByName = Dictionary(
+            live.map { ($0.name.sqlIdentifierKey, $0) }, uniquingKeysWith: { first, _ in first })
         for column in model {
-            guard let found = liveByName[column.name.lowercased()] else {
+            guard let found = liveByName[column.name.sqlIdentifierKey] else {
                 differences.append(
                     SchemaDifference(
                         .missingColumn, table: table, column: column.name, expected: describe(column),
@@ -59,8 +60,8 @@ enum SchemaComparison {
                         actual: nullability(!found.isNotNull)))
             }
         }
-        let modelNames = Set(model.map { $0.name.lowercased() })
-        for extra in live where !modelNames.contains(extra.name.lowercased()) && extra.hidden == 0 {
+        let modelNames = Set(model.map { $0.name.sqlIdentifierKey })
+        for extra in live where !modelNames.contains(extra.name.sqlIdentifierKey) && extra.hidden == 0 {
             let isRowID = isRowIDAlias(extra, liveKeyCount: liveKeyCount)
             if extra.isNotNull && extra.defaultValue == nil && !isRowID {
                 differences.append(
@@ -100,7 +101,8 @@ enum SchemaComparison {
                     expected: "INTEGER PRIMARY KEY (an alias of the row id)",
                     actual: "\(typeName(found.declaredType)) PRIMARY KEY (not an alias of the row id)"))
         }
-        let expectedKey = modelKeys.firstIndex { $0.name.lowercased() == column.name.lowercased() }.map { $0 + 1 } ?? 0
+        let expectedKey =
+            modelKeys.firstIndex { $0.name.sqlIdentifierKey == column.name.sqlIdentifierKey }.map { $0 + 1 } ?? 0
         if expectedKey != found.primaryKeyPosition {
             differences.append(
                 SchemaDifference(

@@ -41,7 +41,7 @@ enum TableSQL {
     /// where SQLite would refuse it or the generated SQL would silently drop it.
     static func problem(in columns: [Column]) -> String? {
         var seen = Set<String>()
-        for column in columns where !seen.insert(column.name.lowercased()).inserted {
+        for column in columns where !seen.insert(column.name.sqlIdentifierKey).inserted {
             return "the column \"\(column.name)\" is declared twice"
         }
         let keys = columns.filter(\.isPrimaryKey)

@@ -42,6 +42,6 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
     ///
     /// - Parameter name: The column name.
     public subscript(_ name: String) -> SQLiteValue? {
-        columnNames.firstIndex { $0.lowercased() == name.lowercased() }.map { values[$0] }
+        columnNames.firstIndex { $0.sqlIdentifierKey == name.sqlIdentifierKey }.map { values[$0] }
     }
 }

@@ -19,12 +19,15 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
+        // The module is named after this package, so that an app can also depend on another package with a
+        // `CSQLite` target: SwiftPM refuses two targets with one name in a package graph.
         .systemLibrary(
-            name: "CSQLite",
+            name: "CSQLiteSwiftly",
+            path: "Sources/CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "SQLiteSwiftly", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteSwiftly", dependencies: ["CSQLiteSwiftly"]),
         .executableTarget(name: "planets", dependencies: ["SQLiteSwiftly"], path: "Examples/planets"),
         .target(name: "SQLiteSwiftlyModelGenerator", dependencies: ["SQLiteSwiftly"]),
         .executableTarget(
@@ -40,7 +43,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteSwiftlyTests",
             dependencies: [
-                "SQLiteSwiftly", "CSQLite", .product(name: "PropertyBased", package: "swift-property-based"),
+                "SQLiteSwiftly", "CSQLiteSwiftly", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // A child process for the crash-safety tests: commits numbered transactions until it is killed.

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 extension Connection {
     /// Makes statements of this connection stop with ``ResultCode/interrupt`` when the Swift task running them

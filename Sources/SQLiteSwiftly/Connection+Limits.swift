@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// A run-time limit of one connection, such as the longest string or blob it accepts.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 // The run loops shared by every statement type. They are @inlinable so that a model's decoder is specialized
 // into the caller's loop; the slow paths (errors) are not.

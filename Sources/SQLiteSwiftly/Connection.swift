@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// A connection to one SQLite database: the owner of a private `sqlite3` handle.
 ///

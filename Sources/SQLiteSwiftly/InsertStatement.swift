@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// What an insert does when the new row conflicts with an existing one (same primary key or unique value).
 public enum ConflictPolicy: Hashable, Sendable {

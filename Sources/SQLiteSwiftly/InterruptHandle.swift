@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 import Synchronization
 
 /// A thread-safe way to interrupt whatever a ``Connection`` is running, from another thread or task.

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// The owner of one `sqlite3_stmt*`: finalized in `deinit`, never exposed.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// An SQLite result code, primary or extended.
 ///

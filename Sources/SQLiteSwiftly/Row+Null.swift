@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 extension Row {
     /// Whether the column at `index` holds NULL (an index out of range counts as NULL).

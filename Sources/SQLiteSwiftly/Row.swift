@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// The current row of a running statement, read by 0-based column index.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// Binds a model's values to a prepared statement's parameters, one column after the other.
 ///

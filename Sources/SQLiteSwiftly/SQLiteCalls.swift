@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// Internal helpers shared by the few files that call the SQLite C API.
 @usableFromInline

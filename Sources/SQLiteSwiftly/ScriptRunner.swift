@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// Runs a script of several SQL statements, one compiled statement at a time.
 enum ScriptRunner {

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// A compiled SQL statement, reusable with different arguments.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 
 /// One executed statement, as reported to a trace hook.
 public struct TraceEvent: Sendable {

@@ -1,0 +1,3 @@
+#include "clash.h"
+
+int clash_answer(void) { return 42; }

@@ -24,7 +24,7 @@ struct Planet: TableModel, Equatable {
         self.moons = moons
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         name = try row[1]
         au = try row[2]

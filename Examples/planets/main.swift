@@ -41,10 +41,10 @@ func run() throws {
     }
 
     // 4. Every row back, as typed structs.
-    let planets = try db.readAll(Planet.self)
+    let planets = try db.fetchAll(Planet.self)
     for planet in planets {
-        let moons = planet.moons.map(String.init) ?? "?"
-        print("\(planet.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(planet.au) AU, \(moons) moons")
+        let moons = planet.moons.map { $0 == 1 ? "1 moon" : "\($0) moons" } ?? "moons unknown"
+        print("\(planet.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(planet.au) AU, \(moons)")
     }
 
     // 5. The same file again, as an existing database; a second create must fail.

@@ -1,6 +1,7 @@
-#ifndef CSQLITE_SHIM_H
-#define CSQLITE_SHIM_H
+#ifndef CSQLITESWIFTLY_SHIM_H
+#define CSQLITESWIFTLY_SHIM_H
 #include <sqlite3.h>
+#include <dlfcn.h>
 
 /// Turns off double-quoted string literals (https://www.sqlite.org/quirks.html#dblquote) on a connection, so
 /// that a quoted identifier naming no column is an error instead of silently becoming a string. Swift cannot
@@ -16,4 +17,37 @@ static inline int csqlite_disable_double_quoted_strings(sqlite3 *db) {
     return SQLITE_OK;
 #endif
 }
+
+/// Turns foreign-key enforcement on or off (https://www.sqlite.org/foreignkeys.html), as `PRAGMA foreign_keys`
+/// does, and stores in `*enabled` whether it is on afterwards. Like the pragma, it does nothing inside a
+/// transaction: the caller compares `*enabled` with what it asked for.
+static inline int csqlite_enforce_foreign_keys(sqlite3 *db, int on, int *enabled) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FKEY, on, enabled);
+}
+
+/// Whether foreign keys are enforced on the connection now.
+static inline int csqlite_foreign_keys_enforced(sqlite3 *db) {
+    int enabled = 0;
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FKEY, -1, &enabled);
+    return enabled;
+}
+
+typedef const char *(*csqlite_column_table_name_function)(sqlite3_stmt *, int);
+
+/// The table a result column comes from, or NULL when it is an expression or SQLite was built without
+/// `SQLITE_ENABLE_COLUMN_METADATA`. `sqlite3_column_table_name` exists only in such builds, so it is looked up
+/// at run time instead of linked: the library links against every SQLite. Used for error messages only.
+static inline const char *csqlite_column_table_name(sqlite3_stmt *statement, int column) {
+    static csqlite_column_table_name_function function;
+    static int looked_up;
+    if (!__atomic_load_n(&looked_up, __ATOMIC_ACQUIRE)) {
+        csqlite_column_table_name_function found =
+            (csqlite_column_table_name_function)dlsym(RTLD_DEFAULT, "sqlite3_column_table_name");
+        __atomic_store_n(&function, found, __ATOMIC_RELAXED);
+        __atomic_store_n(&looked_up, 1, __ATOMIC_RELEASE);
+    }
+    csqlite_column_table_name_function call = __atomic_load_n(&function, __ATOMIC_RELAXED);
+    return call ? call(statement, column) : 0;
+}
+
 #endif

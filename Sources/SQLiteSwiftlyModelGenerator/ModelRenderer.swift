@@ -63,7 +63,7 @@ struct ModelRenderer {
         if !table.indexes.isEmpty {
             lines += arrayLiteral("static let indexes", table.indexes.map(indexExpression))
         }
-        lines += ["", "    init(row: Row) throws {"]
+        lines += ["", "    init(row: borrowing Row) throws {"]
         lines += properties.enumerated().map { "        self.\($0.element.escapedName) = try row[\($0.offset)]" }
         lines += ["    }", "", "    func encode(to encoder: inout RowEncoder) throws {"]
         lines += properties.map { "        try encoder.encode(self.\($0.escapedName))" }
@@ -74,7 +74,7 @@ struct ModelRenderer {
     /// `Column("name", .type, nullable: ..., ...)` with only the arguments that differ from the defaults.
     func columnExpression(_ property: PropertyPlan, table: TableSchema) -> String {
         let column = property.column
-        var arguments = [SwiftLiteral.string(column.name), Self.caseName(property.mapping.columnType)]
+        var arguments = [SwiftLiteral.string(column.name), Self.caseName(property.mapping.declaredType)]
         if property.isColumnNullable { arguments.append("nullable: true") }
         if column.isPrimaryKey { arguments.append("primaryKey: true") }
         if column.isPrimaryKey && table.isAutoIncrement { arguments.append("autoIncrement: true") }
@@ -99,13 +99,15 @@ struct ModelRenderer {
     }
 
     /// The Swift spelling of a column type, such as `.integer`.
-    static func caseName(_ type: ColumnType) -> String {
+    static func caseName(_ type: DeclaredType) -> String {
         switch type {
         case .integer: ".integer"
         case .real: ".real"
         case .text: ".text"
         case .blob: ".blob"
         case .numeric: ".numeric"
+        case .any: ".any"
+        default: "DeclaredType(rawValue: \(SwiftLiteral.string(type.rawValue)))"
         }
     }
 

@@ -18,7 +18,7 @@ enum SwiftIdentifier {
 
     /// Type names a generated struct must not take, because the generated code or the standard library uses them.
     static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "Bool", "Column", "ColumnType", "Data", "Double", "Equatable", "Error", "ForeignKey",
+        "Any", "Array", "Bool", "Column", "DeclaredType", "Data", "Double", "Equatable", "Error", "ForeignKey",
         "Foundation", "Int", "Int64", "Never", "Optional", "Protocol", "Row", "RowDecodable", "RowEncoder",
         "SQLiteError", "SQLiteSwiftly", "SQLiteValue", "Self", "Sendable", "String", "Swift", "TableIndex",
         "TableModel", "Type", "UInt8", "Void",

@@ -1,6 +1,6 @@
 import SQLiteSwiftly
 
-/// Chooses a column's ``ColumnType`` and Swift type from its declared type, by SQLite's type affinity rules
+/// Chooses a column's ``DeclaredType`` and Swift type from its declared type, by SQLite's type affinity rules
 /// (<https://www.sqlite.org/datatype3.html#determination_of_column_affinity>), checked in this order:
 ///
 /// | declared type contains | affinity | Swift type |
@@ -14,11 +14,11 @@ import SQLiteSwiftly
 /// NUMERIC affinity stores numbers-looking text as INTEGER or REAL and keeps anything else as TEXT, so no single
 /// Swift type fits every NUMERIC column. The generator picks by name: `BOOL`/`BOOLEAN` → `Bool` (SQLite stores
 /// 0 and 1), `DATE`/`TIME`/`DATETIME`/`TIMESTAMP` → `String` (such columns usually hold ISO-8601 text, which
-/// NUMERIC keeps as TEXT), anything else → `Double` (which reads INTEGER and REAL values). The ``ColumnType`` is
-/// ``ColumnType/numeric`` in all three cases, so the model matches the table.
+/// NUMERIC keeps as TEXT), anything else → `Double` (which reads INTEGER and REAL values). The ``DeclaredType`` is
+/// ``DeclaredType/numeric`` in all three cases, so the model matches the table.
 struct TypeMapping: Hashable, Sendable {
     /// The column type for the model's ``Column``.
-    var columnType: ColumnType
+    var declaredType: DeclaredType
     /// The Swift type of the property, without `?`.
     var swiftType: String
 
@@ -28,25 +28,25 @@ struct TypeMapping: Hashable, Sendable {
     init(declaredType: String) {
         let type = declaredType.uppercased()
         if type.contains("INT") {
-            self.init(columnType: .integer, swiftType: "Int")
+            self.init(declaredType: .integer, swiftType: "Int")
         } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
-            self.init(columnType: .text, swiftType: "String")
+            self.init(declaredType: .text, swiftType: "String")
         } else if type.contains("BLOB") || type.trimmingSpaces.isEmpty {
-            self.init(columnType: .blob, swiftType: "Data")
+            self.init(declaredType: .blob, swiftType: "Data")
         } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
-            self.init(columnType: .real, swiftType: "Double")
+            self.init(declaredType: .real, swiftType: "Double")
         } else {
             let name = type.prefix { $0.isLetter || $0 == " " }.trimmingSpaces
             switch name {
-            case "BOOL", "BOOLEAN": self.init(columnType: .numeric, swiftType: "Bool")
-            case "DATE", "TIME", "DATETIME", "TIMESTAMP": self.init(columnType: .numeric, swiftType: "String")
-            default: self.init(columnType: .numeric, swiftType: "Double")
+            case "BOOL", "BOOLEAN": self.init(declaredType: .numeric, swiftType: "Bool")
+            case "DATE", "TIME", "DATETIME", "TIMESTAMP": self.init(declaredType: .numeric, swiftType: "String")
+            default: self.init(declaredType: .numeric, swiftType: "Double")
             }
         }
     }
 
-    init(columnType: ColumnType, swiftType: String) {
-        self.columnType = columnType
+    init(declaredType: DeclaredType, swiftType: String) {
+        self.declaredType = declaredType
         self.swiftType = swiftType
     }
 }

@@ -13,7 +13,7 @@ import CSQLiteSwiftly
 extension Connection {
     /// Creates a new database at `path` as a copy of the template database at `templatePath`.
     ///
-    /// The new file obeys the same must-not-exist rule as ``init(creating:busyTimeout:)``: nothing may exist
+    /// The new file obeys the same must-not-exist rule as ``init(creating:options:)``: nothing may exist
     /// at `path`. The template must exist and be a database; it is opened read-only and never changed. The
     /// copy uses SQLite's online backup API, so the template may be in use by other connections. If the copy
     /// fails, the half-created file is removed, and `path` is free again.
@@ -25,18 +25,18 @@ extension Connection {
     /// - Parameters:
     ///   - path: Where to create the new database.
     ///   - templatePath: The database file to copy.
-    ///   - busyTimeout: How long to wait for locks, on the template and on the new database.
+    ///   - options: The new connection's options; its busy timeout also applies to reading the template.
     /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/databaseNotFound`` or
     ///   ``SQLiteError/Kind/notADatabase`` naming `templatePath` when the template is missing or not a
     ///   database; ``SQLiteError/Kind/databaseAlreadyExists`` naming `path` when `path` is taken; an SQLite
     ///   error naming `path` when the copy fails (for instance busy, when another connection writes the template).
     public convenience init(
         creating path: String, fromTemplate templatePath: String,
-        busyTimeout: Duration = Connection.defaultBusyTimeout
+        options: ConnectionOptions = .default
     ) throws(SQLiteError) {
         // The template is checked first, so that a missing template never leaves a new file behind.
-        let template = try Connection(opening: templatePath, readOnly: true, busyTimeout: busyTimeout)
-        try self.init(creating: path, busyTimeout: busyTimeout)
+        let template = try Connection(opening: templatePath, readOnly: true, options: options)
+        try self.init(creating: path, options: options)
         try Self.copy(from: template, into: self, destinationPath: path)
     }
 
@@ -73,7 +73,7 @@ extension Connection {
     ) throws(SQLiteError) {
         guard let backup = sqlite3_backup_init(destination.handle, "main", source.handle, "main") else {
             // sqlite3_backup_init leaves its error on the destination connection.
-            let error = SQLiteCalls.error(sqlite3_errcode(destination.handle), db: destination.handle)
+            let error = SQLiteError(code: sqlite3_errcode(destination.handle), db: destination.handle)
             removeFiles(at: path)
             throw copyFailure(error, source: source, path: path)
         }
@@ -85,8 +85,8 @@ extension Connection {
             // backup_step reports busy or locked through its result code; other errors are on the destination.
             let error =
                 code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED
-                ? SQLiteCalls.error(code, db: nil)
-                : SQLiteCalls.error(code, db: destination.handle)
+                ? SQLiteError(code: code, db: nil)
+                : SQLiteError(code: code, db: destination.handle)
             removeFiles(at: path)
             throw copyFailure(error, source: source, path: path)
         }

@@ -3,15 +3,16 @@ import CSQLiteSwiftly
 /// A connection to one SQLite database: the owner of a private `sqlite3` handle.
 ///
 /// A connection is opened in an explicit ``OpenMode``: a database that must not exist yet
-/// (``init(creating:busyTimeout:)``), one that must exist (``init(opening:readOnly:busyTimeout:)``), or a
-/// private in-memory database (``inMemory()``). Opening the wrong way throws and leaves the file as it was.
+/// (``init(creating:options:)``), one that must exist (``init(opening:readOnly:options:)``), or a private
+/// in-memory database (``inMemory(options:)``). Opening the wrong way throws and leaves the file as it was.
+/// Foreign keys are enforced (see ``ConnectionOptions``).
 ///
 /// The handle is created in the initializer and closed when the last reference to the connection goes away.
 /// Statements, cursors and insert statements keep their connection alive, so the handle can never be closed
 /// under them. Every public method can be called at any time and in any order.
 ///
 /// A connection is not `Sendable`: one thread or task uses it at a time. Share it across tasks through
-/// ``SharedConnection``.
+/// ``SharedConnection`` or ``ConnectionPool``.
 ///
 /// ```swift
 /// let db = try Connection(creating: "/tmp/planets.sqlite")
@@ -22,9 +23,11 @@ public final class Connection {
     let handle: OpaquePointer
     /// How the connection was opened.
     public let mode: OpenMode
+    /// The options the connection was opened with.
+    public let options: ConnectionOptions
     /// A handle that interrupts this connection's running statement from another thread.
     public let interruptHandle: InterruptHandle
-    /// Compiled statements for ad-hoc SQL, keyed by SQL text.
+    /// Compiled statements for ad-hoc SQL, keyed by SQL text, and for model reads and writes.
     var statementCache = StatementCache()
     /// The trace hook's box while tracing is on.
     var tracer: Tracer?
@@ -32,23 +35,27 @@ public final class Connection {
     var transactionDepth = 0
     /// Which models were verified against which schema version (see `verifyOnce`).
     var schemaChecks = SchemaCheckCache()
-
-    /// How long a connection waits for another connection's lock before failing with
-    /// ``ResultCode/busy``: 5 seconds.
-    public static let defaultBusyTimeout: Duration = .seconds(5)
+    /// How many transactions SQLite rolled back, counted by its rollback hook: tells a transaction that ended
+    /// under a body whether it was rolled back or committed. A pointer, because the hook outlives no connection.
+    let rollbackCount: UnsafeMutablePointer<Int>
 
     /// Opens a connection in the given mode.
     ///
     /// - Parameters:
     ///   - mode: Whether the database must be created, must exist, or lives in memory.
-    ///   - busyTimeout: How long to wait for another connection's lock before failing with a busy error.
+    ///   - options: What the connection enforces and how long it waits for locks.
     /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/databaseAlreadyExists``,
-    ///   ``SQLiteError/Kind/databaseNotFound`` or ``SQLiteError/Kind/notADatabase`` when the file does not
-    ///   meet the mode's expectation, or an SQLite error naming the path.
-    public init(_ mode: OpenMode, busyTimeout: Duration = Connection.defaultBusyTimeout) throws(SQLiteError) {
-        handle = try DatabaseFile.connect(mode, busyTimeout: busyTimeout)
+    ///   ``SQLiteError/Kind/databaseNotFound`` or ``SQLiteError/Kind/notADatabase`` when the path does not
+    ///   meet the mode's expectation (a directory is not a database), or an SQLite error naming the path.
+    public init(_ mode: OpenMode, options: ConnectionOptions = .default) throws(SQLiteError) {
+        handle = try DatabaseFile.connect(mode, options: options)
         self.mode = mode
+        self.options = options
         interruptHandle = InterruptHandle(handle)
+        rollbackCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        rollbackCount.initialize(to: 0)
+        sqlite3_rollback_hook(
+            handle, { context in context?.assumingMemoryBound(to: Int.self).pointee += 1 }, rollbackCount)
     }
 
     /// Creates a new database at `path`, failing if anything already exists there.
@@ -57,12 +64,10 @@ public final class Connection {
     ///
     /// - Parameters:
     ///   - path: Where to create the database file.
-    ///   - busyTimeout: How long to wait for another connection's lock.
+    ///   - options: What the connection enforces and how long it waits for locks.
     /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/databaseAlreadyExists`` if the path is taken.
-    public convenience init(creating path: String, busyTimeout: Duration = Connection.defaultBusyTimeout)
-        throws(SQLiteError)
-    {
-        try self.init(.create(path: path), busyTimeout: busyTimeout)
+    public convenience init(creating path: String, options: ConnectionOptions = .default) throws(SQLiteError) {
+        try self.init(.create(path: path), options: options)
     }
 
     /// Opens the existing database at `path`, failing if there is none.
@@ -70,21 +75,22 @@ public final class Connection {
     /// - Parameters:
     ///   - path: The database file.
     ///   - readOnly: Whether to open the database read-only.
-    ///   - busyTimeout: How long to wait for another connection's lock.
+    ///   - options: What the connection enforces and how long it waits for locks.
     /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/databaseNotFound`` if nothing is at `path`, or
-    ///   ``SQLiteError/Kind/notADatabase`` if the file is not an SQLite database.
+    ///   ``SQLiteError/Kind/notADatabase`` if it is not an SQLite database file.
     public convenience init(
-        opening path: String, readOnly: Bool = false, busyTimeout: Duration = Connection.defaultBusyTimeout
+        opening path: String, readOnly: Bool = false, options: ConnectionOptions = .default
     ) throws(SQLiteError) {
-        try self.init(readOnly ? .openReadOnly(path: path) : .open(path: path), busyTimeout: busyTimeout)
+        try self.init(readOnly ? .openReadOnly(path: path) : .open(path: path), options: options)
     }
 
     /// Opens a private, temporary in-memory database.
     ///
+    /// - Parameter options: What the connection enforces.
     /// - Returns: A connection to a new, empty database that disappears with the connection.
     /// - Throws: ``SQLiteError`` if SQLite cannot allocate the database.
-    public static func inMemory() throws(SQLiteError) -> Connection {
-        try Connection(.inMemory)
+    public static func inMemory(options: ConnectionOptions = .default) throws(SQLiteError) -> Connection {
+        try Connection(.inMemory, options: options)
     }
 
     deinit {
@@ -96,6 +102,7 @@ public final class Connection {
         // sqlite3_close_v2 closes at once. The _v2 variant would defer the close rather than fail if a
         // statement were ever leaked, which keeps deinit free of error paths.
         sqlite3_close_v2(handle)
+        rollbackCount.deallocate()
     }
 
     /// The path of the database file, or `nil` for an in-memory database.
@@ -111,6 +118,11 @@ public final class Connection {
     /// Whether a transaction is open (SQLite is not in autocommit mode).
     public var isInTransaction: Bool {
         sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Whether the open transaction has written, or holds the write lock (`sqlite3_txn_state`).
+    var holdsWriteLock: Bool {
+        sqlite3_txn_state(handle, nil) == SQLITE_TXN_WRITE
     }
 
     /// The row id of the most recent successful insert on this connection.
@@ -133,36 +145,57 @@ public final class Connection {
         String(cString: sqlite3_libversion())
     }
 
+    /// Whether foreign keys are enforced now.
+    public var enforcesForeignKeys: Bool {
+        csqlite_foreign_keys_enforced(handle) != 0
+    }
+
+    /// Turns foreign-key enforcement on or off for this connection.
+    ///
+    /// SQLite ignores the change inside a transaction, so it is refused there instead. A table rebuild that
+    /// needs enforcement off (SQLite's 12-step procedure) is easiest as a migration:
+    /// ``Migrator/add(_:deferringForeignKeyChecks:_:)``.
+    ///
+    /// - Parameter enforced: Whether to enforce foreign keys.
+    /// - Throws: ``SQLiteError/Kind/misuse`` inside a transaction.
+    public func setForeignKeyEnforcement(_ enforced: Bool) throws(SQLiteError) {
+        guard !isInTransaction else {
+            throw SQLiteError(
+                .misuse,
+                message: "foreign-key enforcement cannot change inside a transaction (SQLite would ignore it)")
+        }
+        var enabled: Int32 = 0
+        let code = csqlite_enforce_foreign_keys(handle, enforced ? 1 : 0, &enabled)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, db: handle) }
+        guard (enabled != 0) == enforced else {
+            throw SQLiteError(.misuse, message: "SQLite did not change foreign-key enforcement")
+        }
+    }
+
     /// Compiles exactly one SQL statement into a raw statement.
     ///
     /// This is the only place statements are prepared. SQL that holds no statement, or more than one,
-    /// is refused instead of silently truncated.
+    /// is refused instead of silently truncated; so is a NUL character, which would end SQLite's reading.
     ///
     /// - Parameters:
     ///   - sql: One SQL statement, optionally followed by a semicolon, whitespace or comments.
     ///   - persistent: Whether the statement will be kept long (cached or reused), a hint for SQLite.
     func compile(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> RawStatement {
-        var text = sql
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let result: Result<OpaquePointer, SQLiteError> = text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                return .failure(SQLiteError(.misuse, message: "the SQL text is empty", sql: sql))
-            }
+        let length = sql.utf8.count
+        guard length > 0 else { throw SQLiteError(.misuse, message: "the SQL text is empty", sql: sql) }
+        // withCString guarantees a terminating NUL; passing the length with it spares SQLite a copy of the text.
+        let result: Result<OpaquePointer, SQLiteError> = sql.withCString { start in
             var statement: OpaquePointer?
             var tail: UnsafePointer<CChar>?
-            let code = base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
-                sqlite3_prepare_v3(handle, chars, Int32(clamping: utf8.count), flags, &statement, &tail)
-            }
-            guard code == SQLITE_OK else {
-                return .failure(SQLiteCalls.error(code, db: handle, sql: sql))
-            }
-            guard let statement else {
-                return .failure(SQLiteError(.misuse, message: "the SQL text holds no statement", sql: sql))
-            }
-            let consumed = tail.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? utf8.count
-            if let problem = remainderProblem(UnsafeBufferPointer(rebasing: utf8[consumed...])) {
-                sqlite3_finalize(statement)
-                return .failure(SQLiteError(.misuse, message: problem, sql: sql))
+            let code = sqlite3_prepare_v3(handle, start, Int32(clamping: length + 1), flags, &statement, &tail)
+            guard code == SQLITE_OK else { return .failure(SQLiteError(code: code, db: handle, sql: sql)) }
+            let consumed = tail.map { $0 - start } ?? length
+            let rest = UnsafeRawBufferPointer(start: start + consumed, count: max(0, length - consumed))
+            let problem = remainderProblem(rest.bindMemory(to: UInt8.self))
+            guard let statement, problem == nil else {
+                if let statement { sqlite3_finalize(statement) }
+                return .failure(SQLiteError(.misuse, message: problem ?? "the SQL text holds no statement", sql: sql))
             }
             return .success(statement)
         }
@@ -173,7 +206,7 @@ public final class Connection {
     private func remainderProblem(_ rest: UnsafeBufferPointer<UInt8>) -> String? {
         let blank: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x3B]
         if rest.allSatisfy({ blank.contains($0) }) { return nil }
-        if rest.contains(0) { return "the SQL text contains a NUL character after the first statement" }
+        if rest.contains(0) { return "the SQL text contains a NUL character" }
         // Comments are the only other harmless remainder: compiling the rest yields no statement then.
         var extra: OpaquePointer?
         let code = rest.withMemoryRebound(to: CChar.self) { chars in

@@ -17,7 +17,11 @@ import CSQLiteSwiftly
 enum DatabaseFile {
     static let journalSuffixes = ["-journal", "-wal", "-shm"]
 
-    static func connect(_ mode: OpenMode, busyTimeout: Duration) throws(SQLiteError) -> OpaquePointer {
+    static func connect(_ mode: OpenMode, options: ConnectionOptions) throws(SQLiteError) -> OpaquePointer {
+        if let path = mode.path, path.utf8.contains(0) {
+            // C would read the path only up to the NUL, and open another file than the one named.
+            throw SQLiteError(.misuse, message: "the database path contains a NUL character")
+        }
         let base = SQLITE_OPEN_NOMUTEX
         let database: OpaquePointer
         switch mode {
@@ -44,20 +48,36 @@ enum DatabaseFile {
                 throw notFound(path)
             }
         }
+        do {
+            try configure(database, options: options)
+            switch mode {
+            case .open, .openReadOnly: try verifyDatabase(database, path: mode.path)
+            case .create, .inMemory: break
+            }
+        } catch {
+            sqlite3_close_v2(database)
+            if case .create(let path) = mode { unlink(path) }  // ours: created an instant ago, still empty
+            throw error.with(path: mode.path)
+        }
+        return database
+    }
+
+    /// The per-connection settings every connection gets, in this order.
+    private static func configure(_ database: OpaquePointer, options: ConnectionOptions) throws(SQLiteError) {
         sqlite3_extended_result_codes(database, 1)
         // Generated SQL quotes every identifier: a misspelled one must fail, not turn into a string literal.
         csqlite_disable_double_quoted_strings(database)
         // Clamped before multiplying: `Duration.seconds(Int64.max)` must not overflow (and trap).
-        let seconds = min(busyTimeout.components.seconds, Int64(Int32.max / 1000))
+        let timeout = options.busyTimeout
+        let seconds = min(timeout.components.seconds, Int64(Int32.max / 1000))
         let milliseconds =
-            busyTimeout <= .zero ? 0 : seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+            timeout <= .zero ? 0 : seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(database, Int32(clamping: max(0, milliseconds)))
-        if case .open = mode {
-            try verifyDatabase(database, path: mode.path)
-        } else if case .openReadOnly = mode {
-            try verifyDatabase(database, path: mode.path)
+        var enabled: Int32 = 0
+        let code = csqlite_enforce_foreign_keys(database, options.enforcesForeignKeys ? 1 : 0, &enabled)
+        guard code == SQLITE_OK, (enabled != 0) == options.enforcesForeignKeys else {
+            throw SQLiteError(code: code == SQLITE_OK ? SQLITE_ERROR : code, db: database)
         }
-        return database
     }
 
     /// SQLite reads `:memory:`, an empty name and (with URI support) `file:` names specially; a path written
@@ -70,7 +90,7 @@ enum DatabaseFile {
         var database: OpaquePointer?
         let code = sqlite3_open_v2(name, &database, flags, nil)
         guard code == SQLITE_OK, let database else {
-            var error = SQLiteCalls.error(code, db: database)
+            var error = SQLiteError(code: code, db: database)
             error.path = path
             sqlite3_close_v2(database)
             throw error
@@ -83,6 +103,12 @@ enum DatabaseFile {
             throw SQLiteError(.misuse, message: "the database path is empty")
         }
         guard exists(path) else { throw notFound(path) }
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            var error = SQLiteError(.notADatabase, message: "'\(path)' is a directory, not a database file")
+            error.path = path
+            throw error
+        }
     }
 
     /// The 16 bytes every SQLite database file starts with: "SQLite format 3" and a NUL.
@@ -145,8 +171,7 @@ enum DatabaseFile {
     private static func verifyDatabase(_ database: OpaquePointer, path: String?) throws(SQLiteError) {
         let code = sqlite3_exec(database, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
         guard code == SQLITE_OK else {
-            var error = SQLiteCalls.error(code, db: database)
-            sqlite3_close_v2(database)
+            var error = SQLiteError(code: code, db: database)
             error.path = path
             if error.code.primary == .notADatabase {
                 error.kind = .notADatabase

@@ -18,7 +18,8 @@ extension Connection {
     /// If SQLite rolls the transaction back by itself (`SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_BUSY`,
     /// `SQLITE_NOMEM`, an interrupt) the error is reported with kind ``SQLiteError/Kind/transactionRolledBack``;
     /// when `body` swallowed the failure and returned, the commit is refused with that same kind. Either way
-    /// nothing of the transaction is kept.
+    /// nothing of the transaction is kept. A body that ends the transaction itself (`COMMIT`, `ROLLBACK`) gets a
+    /// ``SQLiteError/Kind/misuse`` error that says which happened.
     ///
     /// ```swift
     /// try db.transaction {
@@ -37,13 +38,32 @@ extension Connection {
     public func transaction<Result, Failure: Error>(
         _ kind: TransactionKind = .immediate, _ body: () throws(Failure) -> Result
     ) throws -> Result {
+        try withTransaction(kind, lift: { $0 as any Error }) { () throws -> Result in try body() }
+    }
+
+    /// ``transaction(_:_:)`` for the library's own bodies, which throw only `SQLiteError`.
+    func withTransaction<Result>(_ kind: TransactionKind, _ body: () throws(SQLiteError) -> Result)
+        throws(SQLiteError) -> Result
+    {
+        try withTransaction(kind, lift: { $0 }, body)
+    }
+
+    /// The transaction machinery, typed by the body's error; `lift` turns the library's own errors into it.
+    func withTransaction<Result, Failure: Error>(
+        _ kind: TransactionKind, lift: (SQLiteError) -> Failure, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         let nested = transactionDepth > 0 || isInTransaction
         let savepoint = "sqliteswiftly_\(transactionDepth + 1)"
         let begin = nested ? "SAVEPOINT \(savepoint)" : "BEGIN \(kind.rawValue)"
         let commit = nested ? "RELEASE \(savepoint)" : "COMMIT"
-        try execute(begin)
+        do {
+            try execute(SQL(verbatim: begin))
+        } catch {
+            throw lift(error)
+        }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
+        let rollbacksBefore = rollbackCount.pointee
         let result: Result
         do {
             result = try body()
@@ -52,37 +72,49 @@ extension Connection {
                 try? rollBack(nested: nested, savepoint: savepoint)
                 throw error
             }
-            throw Self.rolledBack(error)
+            throw Self.rolledBack(error, lift: lift)
         }
         guard isInTransaction else {
-            throw SQLiteError(
-                .transactionRolledBack,
-                message: "the transaction was rolled back before it could commit (by SQLite after an error, or by "
-                    + "a ROLLBACK in the body); nothing was committed")
+            throw lift(endedByBody(rolledBack: rollbackCount.pointee != rollbacksBefore))
         }
         do {
-            try execute(commit)
+            try execute(SQL(verbatim: commit))
         } catch {
             if isInTransaction { try? rollBack(nested: nested, savepoint: savepoint) }
-            throw error
+            throw lift(error)
         }
         return result
     }
 
     private func rollBack(nested: Bool, savepoint: String) throws(SQLiteError) {
         if nested {
-            try execute("ROLLBACK TO \(savepoint)")
-            try execute("RELEASE \(savepoint)")
+            try execute(SQL(verbatim: "ROLLBACK TO \(savepoint)"))
+            try execute(SQL(verbatim: "RELEASE \(savepoint)"))
         } else {
             try execute("ROLLBACK")
         }
     }
 
+    /// The error for a body that returned after the transaction had ended: rolled back (by SQLite after an
+    /// error, or by a `ROLLBACK` in the body), or committed by a `COMMIT` in the body.
+    private func endedByBody(rolledBack: Bool) -> SQLiteError {
+        if rolledBack {
+            return SQLiteError(
+                .transactionRolledBack,
+                message: "the transaction was rolled back before it could commit (by SQLite after an error, or by "
+                    + "a ROLLBACK in the body); nothing was committed")
+        }
+        return SQLiteError(
+            .misuse,
+            message: "the transaction body ended the transaction itself with COMMIT: its changes are committed; "
+                + "end a transaction only by returning from its body (or throwing, to roll back)")
+    }
+
     /// Marks an SQLite error as having ended the transaction.
-    private static func rolledBack(_ error: any Error) -> any Error {
+    private static func rolledBack<Failure: Error>(_ error: Failure, lift: (SQLiteError) -> Failure) -> Failure {
         guard var error = error as? SQLiteError, error.kind == .sqlite else { return error }
         error.kind = .transactionRolledBack
         error.message = "SQLite rolled the transaction back: " + error.message
-        return error
+        return lift(error)
     }
 }

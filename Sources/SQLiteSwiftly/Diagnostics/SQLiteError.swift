@@ -1,3 +1,11 @@
+import CSQLiteSwiftly
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The one error type thrown by SQLiteSwiftly.
 ///
 /// An error says what went wrong (``kind``), SQLite's result code and message when SQLite reported it,
@@ -13,32 +21,50 @@
 ///     // database already exists: a file already exists at '/tmp/app.db' (path '/tmp/app.db')
 /// }
 /// ```
-public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
+///
+/// `description` and `localizedDescription` give the same one-line text.
+public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure an ``SQLiteError`` reports.
-    public enum Kind: String, Hashable, Sendable {
+    ///
+    /// Kinds are values, not enum cases, so that new kinds can be added without breaking a `switch`: match
+    /// the kinds you handle and add a `default` branch.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as printed in ``SQLiteError/description``.
+        public let rawValue: String
+
+        /// Creates a kind from its name.
+        ///
+        /// - Parameter rawValue: The name printed in descriptions.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The kind's name.
+        public var description: String { rawValue }
+
         /// SQLite itself reported an error; ``SQLiteError/code`` says which.
-        case sqlite = "SQLite error"
+        public static let sqlite = Kind(rawValue: "SQLite error")
         /// A new database was requested, but something already exists at the path.
-        case databaseAlreadyExists = "database already exists"
+        public static let databaseAlreadyExists = Kind(rawValue: "database already exists")
         /// An existing database was requested, but nothing exists at the path.
-        case databaseNotFound = "database not found"
-        /// The file at the path is not an SQLite database.
-        case notADatabase = "not a database"
-        /// The arguments do not match the statement's parameters (count, names or list expansion).
-        case parameterMismatch = "parameter mismatch"
-        /// A row type does not match the statement's result columns (count or names).
-        case modelMismatch = "model mismatch"
+        public static let databaseNotFound = Kind(rawValue: "database not found")
+        /// The file at the path is not an SQLite database (or not a file at all, such as a directory).
+        public static let notADatabase = Kind(rawValue: "not a database")
+        /// The arguments do not match the statement's parameters (count, names or interpolation).
+        public static let parameterMismatch = Kind(rawValue: "parameter mismatch")
+        /// A row type does not match the statement's result columns: a column it needs is missing or ambiguous.
+        public static let modelMismatch = Kind(rawValue: "model mismatch")
         /// A stored value cannot be converted to the requested Swift type, or a Swift value cannot be stored.
-        case conversionFailed = "conversion failed"
+        public static let conversionFailed = Kind(rawValue: "conversion failed")
         /// A table model does not match the table that exists in the database.
-        case schemaMismatch = "schema mismatch"
+        public static let schemaMismatch = Kind(rawValue: "schema mismatch")
         /// SQLite rolled a transaction back by itself, or a transaction ended outside the library's control.
-        case transactionRolledBack = "transaction rolled back"
+        public static let transactionRolledBack = Kind(rawValue: "transaction rolled back")
         /// The database's applied migrations do not match a ``Migrator``'s list: the database has applied a
         /// migration the migrator does not know (it is newer than the app), or applied them in another order.
-        case migrationMismatch = "migration mismatch"
+        public static let migrationMismatch = Kind(rawValue: "migration mismatch")
         /// The library was used in a way it does not allow, such as SQL holding two statements.
-        case misuse = "misuse"
+        public static let misuse = Kind(rawValue: "misuse")
     }
 
     /// What kind of failure this is.
@@ -70,7 +96,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Creates an error.
     ///
     /// Custom ``SQLiteValueConvertible`` types throw ``Kind/conversionFailed`` errors from their
-    /// conversions; the library fills in table, column and row where it knows them.
+    /// conversions; the library fills in table, column, row and SQL where it knows them.
     ///
     /// - Parameters:
     ///   - kind: What kind of failure this is.
@@ -109,6 +135,11 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// The same text as ``description``, so that `localizedDescription` says what went wrong and where.
+    public var errorDescription: String? {
+        description
+    }
+
     static func defaultCode(for kind: Kind) -> ResultCode {
         switch kind {
         case .sqlite: .error
@@ -117,7 +148,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         case .parameterMismatch: .range
         case .modelMismatch, .conversionFailed, .schemaMismatch, .migrationMismatch: .mismatch
         case .transactionRolledBack: .abort
-        case .misuse: .misuse
+        default: .misuse
         }
     }
 }
@@ -133,6 +164,7 @@ extension SQLiteError {
         SQLiteError(.conversionFailed, message: message)
     }
 
+    /// A copy with the given places filled in where this error has none.
     @usableFromInline func with(
         sql: String? = nil, path: String? = nil, table: String? = nil, column: String? = nil,
         row: Int? = nil, parameter: String? = nil
@@ -145,5 +177,33 @@ extension SQLiteError {
         if copy.row == nil { copy.row = row }
         if copy.parameter == nil { copy.parameter = parameter }
         return copy
+    }
+
+    /// The error SQLite left on a connection after `code`, or `code`'s own text when there is no connection.
+    @usableFromInline init(code: Int32, db: OpaquePointer?, sql: String? = nil) {
+        let resultCode: ResultCode
+        let message: String
+        if let db {
+            // The extended code of the last failure is more precise than the returned primary code, but only
+            // when it refines the same primary code (a later call may have replaced it).
+            let extended = sqlite3_extended_errcode(db)
+            resultCode = ResultCode(rawValue: (extended & 0xFF) == (code & 0xFF) ? extended : code)
+            message = String(cString: sqlite3_errmsg(db))
+        } else {
+            resultCode = ResultCode(rawValue: code)
+            message = resultCode.description
+        }
+        self.init(resultCode.primary == .notADatabase ? .notADatabase : .sqlite, code: resultCode, message: message)
+        self.sql = sql
+    }
+
+    /// The error of a failed statement call: SQLite keeps the message on the statement's connection.
+    @usableFromInline init(code: Int32, statement: OpaquePointer) {
+        self.init(code: code, db: sqlite3_db_handle(statement), sql: String(cString: sqlite3_sql(statement)))
+    }
+
+    /// The error for an out-of-memory condition SQLite signalled with a NULL pointer, not a result code.
+    @usableFromInline static func outOfMemory(_ what: String) -> SQLiteError {
+        SQLiteError(.sqlite, code: .noMemory, message: "SQLite ran out of memory while \(what)")
     }
 }

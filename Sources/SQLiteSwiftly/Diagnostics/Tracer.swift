@@ -9,9 +9,13 @@ public struct TraceEvent: Sendable {
 }
 
 /// Holds the trace hook while tracing is on; SQLite's callback gets an unretained pointer to it.
+///
+/// A hook may run SQL on its own connection (to log into a table, say). Those statements are not traced:
+/// reporting them would call the hook again from inside itself, without end.
 final class Tracer {
     let expanded: Bool
     let hook: (TraceEvent) -> Void
+    private var isReporting = false
 
     init(expanded: Bool, hook: @escaping (TraceEvent) -> Void) {
         self.expanded = expanded
@@ -19,6 +23,9 @@ final class Tracer {
     }
 
     func report(statement: OpaquePointer, nanoseconds: Int64) {
+        guard !isReporting else { return }
+        isReporting = true
+        defer { isReporting = false }
         let text: String
         if expanded, let expandedSQL = sqlite3_expanded_sql(statement) {
             text = String(cString: expandedSQL)
@@ -36,7 +43,9 @@ extension Connection {
     /// Installs or removes a hook that receives every statement this connection runs, with its duration.
     ///
     /// Tracing is off by default and costs nothing then: no SQLite hook is registered. The hook runs on the
-    /// connection's thread, after each statement finishes (`SQLITE_TRACE_PROFILE`).
+    /// connection's thread, after each statement finishes (`SQLITE_TRACE_PROFILE`). Statements the hook itself
+    /// runs on this connection are not traced. A hook that captures the connection keeps it alive until
+    /// tracing is turned off.
     ///
     /// ```swift
     /// db.trace { event in print("\(event.duration) \(event.sql)") }

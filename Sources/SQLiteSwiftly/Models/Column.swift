@@ -2,8 +2,8 @@
 ///
 /// ```swift
 /// static let columns = [
-///     Column("id", .integer, primaryKey: true),
-///     Column("name", .text, unique: true),
+///     Column("id", Int.self, primaryKey: true),        // INTEGER NOT NULL, from the Swift type
+///     Column("name", String.self, unique: true),       // TEXT NOT NULL UNIQUE
 ///     Column("moons", .integer, nullable: true, default: 0),
 /// ]
 /// ```
@@ -11,7 +11,7 @@ public struct Column: Hashable, Sendable {
     /// The column name, used as given (it is always quoted in generated SQL).
     public var name: String
     /// The declared type.
-    public var type: ColumnType
+    public var type: DeclaredType
     /// Whether the column accepts NULL. Non-nullable columns are declared `NOT NULL`.
     public var isNullable: Bool
     /// Whether the column is (part of) the primary key. Several primary-key columns make a composite key.
@@ -37,7 +37,7 @@ public struct Column: Hashable, Sendable {
     ///   - default: The `DEFAULT` value.
     ///   - references: A foreign-key reference.
     public init(
-        _ name: String, _ type: ColumnType, nullable: Bool = false, primaryKey: Bool = false,
+        _ name: String, _ type: DeclaredType, nullable: Bool = false, primaryKey: Bool = false,
         autoIncrement: Bool = false, unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil
     ) {
         self.name = name
@@ -65,7 +65,7 @@ public struct Column: Hashable, Sendable {
         unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil
     ) {
         self.init(
-            name, Value.columnType, nullable: Value.isNullable, primaryKey: primaryKey, autoIncrement: autoIncrement,
+            name, Value.declaredType, nullable: Value.isNullable, primaryKey: primaryKey, autoIncrement: autoIncrement,
             unique: unique, default: `default`, references: references)
     }
 }

@@ -1,4 +1,5 @@
-// Table-model conveniences: create the table, read rows as models, and make the prepared write statements.
+// Table-model conveniences: create the table, read rows as models, update and delete by primary key, and make
+// the prepared insert statement.
 
 extension Connection {
     /// Creates the table a model describes, with its constraints and indexes, all or nothing.
@@ -11,24 +12,18 @@ extension Connection {
     /// - Parameters:
     ///   - type: The table model.
     ///   - ifNotExists: Whether an existing table (and index) with the same name is accepted as is.
-    /// - Throws: ``SQLiteError``, for instance when the table exists and `ifNotExists` is `false`.
+    /// - Throws: ``SQLiteError``, for instance when the table exists and `ifNotExists` is `false`, or the
+    ///   model declares what SQLite cannot create (an empty or duplicate name, a misplaced `AUTOINCREMENT`).
     public func createTable<Model: TableModel>(for type: Model.Type, ifNotExists: Bool = false) throws(SQLiteError) {
-        let columns = try ModelStatements.columns(of: type, requiringKey: false)
-        if let problem = TableSQL.problem(in: columns) {
-            var error = SQLiteError(.misuse, message: problem)
-            error.table = Model.tableName
-            throw error
-        }
+        let columns = try TableSQL.checkedColumns(of: type, requiringKey: false)
         var statements = [TableSQL.createTable(Model.tableName, columns: columns, ifNotExists: ifNotExists)]
         statements += Model.indexes.map { TableSQL.createIndex($0, table: Model.tableName, ifNotExists: ifNotExists) }
         do {
-            try transaction(.immediate) { () throws(SQLiteError) in
-                for sql in statements { _ = try execute(compile(sql), arguments: .none) }
+            try withTransaction(.immediate) { () throws(SQLiteError) in
+                for sql in statements { try execute(SQL(verbatim: sql)) }
             }
-        } catch let error as SQLiteError {
-            throw error.with(table: Model.tableName)
         } catch {
-            throw SQLiteError(.misuse, message: "unexpected error: \(error)")  // the body throws only SQLiteError
+            throw error.with(table: Model.tableName)
         }
     }
 
@@ -41,107 +36,142 @@ extension Connection {
             + Model.indexes.map { TableSQL.createIndex($0, table: Model.tableName, ifNotExists: false) }
     }
 
-    /// Reads every row of a model's table.
-    ///
-    /// Rows come in SQLite's storage order (for rowid tables, usually row-id order); add `ORDER BY` with
-    /// ``readAll(_:where:_:)`` when order matters.
-    ///
-    /// - Parameter type: The table model.
-    /// - Returns: All rows, decoded.
-    /// - Throws: ``SQLiteError`` naming table, column and row when a stored value does not convert, or the
-    ///   model does not match the table.
-    @inlinable public func readAll<Model: TableModel>(_ type: Model.Type) throws -> [Model] {
-        try readAll(type, where: nil, .none)
-    }
-
-    /// Reads the rows of a model's table that match a condition.
+    /// Reads the rows of a model's table, all of them or those that match a condition.
     ///
     /// ```swift
-    /// let far = try db.readAll(Planet.self, where: "au > ? ORDER BY au", [5.0])
+    /// let all = try db.fetchAll(Planet.self)
+    /// let far = try db.fetchAll(Planet.self, where: "au > \(5.0) ORDER BY au")
     /// ```
+    ///
+    /// Without `ORDER BY`, rows come in SQLite's storage order (for rowid tables, usually row-id order). The model
+    /// is verified against the table once per schema version.
     ///
     /// - Parameters:
     ///   - type: The table model.
-    ///   - condition: SQL that follows `WHERE` (it may end with `ORDER BY` or `LIMIT`), or `nil` for all rows.
-    ///   - arguments: One argument per parameter of `condition`.
-    /// - Returns: The matching rows, decoded.
-    /// - Throws: ``SQLiteError`` for argument mismatches, conversion failures and SQLite errors.
-    @inlinable public func readAll<Model: TableModel>(
-        _ type: Model.Type, where condition: String?, _ arguments: StatementArguments = .none
+    ///   - condition: SQL that follows `WHERE` (it may end with `ORDER BY` or `LIMIT`), or `nil` for all rows;
+    ///     interpolated values are bound.
+    ///   - arguments: One argument per parameter written in `condition`, when it has no interpolated values.
+    /// - Returns: The rows, decoded.
+    /// - Throws: ``SQLiteError`` naming table, column and row when a stored value does not convert, or the
+    ///   model does not match the table; argument mismatches and SQLite errors.
+    @inlinable public func fetchAll<Model: TableModel>(
+        _ type: Model.Type, where condition: SQL? = nil, _ arguments: StatementArguments = .none
     ) throws -> [Model] {
         let (raw, arguments) = try modelQuery(type, where: condition, arguments)
-        return try readModels(raw, arguments: arguments, as: type, limit: .max)
+        return try readRows(raw, as: type, checkingSchema: true) { raw throws(SQLiteError) in
+            try raw.bindIfNeeded(arguments)
+        }
     }
 
     /// Reads the first row of a model's table that matches a condition, or `nil`.
     ///
+    /// ```swift
+    /// let earth = try db.fetchOne(Planet.self, where: "name = \(name)")
+    /// ```
+    ///
     /// - Parameters:
     ///   - type: The table model.
-    ///   - condition: SQL that follows `WHERE`, or `nil`.
-    ///   - arguments: One argument per parameter of `condition`.
+    ///   - condition: SQL that follows `WHERE`; interpolated values are bound.
+    ///   - arguments: One argument per parameter written in `condition`, when it has no interpolated values.
     /// - Returns: The first matching row, or `nil`.
-    /// - Throws: As ``readAll(_:where:_:)``.
-    @inlinable public func readOne<Model: TableModel>(
-        _ type: Model.Type, where condition: String?, _ arguments: StatementArguments = .none
+    /// - Throws: As ``fetchAll(_:where:_:)``.
+    @inlinable public func fetchOne<Model: TableModel>(
+        _ type: Model.Type, where condition: SQL, _ arguments: StatementArguments = .none
     ) throws -> Model? {
         let (raw, arguments) = try modelQuery(type, where: condition, arguments)
-        return try readFirstModel(raw, arguments: arguments, as: type)
+        return try readFirst(raw, as: type, checkingSchema: true) { raw throws(SQLiteError) in
+            try raw.bindIfNeeded(arguments)
+        }
     }
 
-    /// The cached SELECT for a model.
+    /// The cached SELECT of a model query, with the arguments to bind.
     ///
     /// A new statement is compiled after the model is verified against the schema; a cached one is found by
-    /// model type and condition, and its run verifies the model again only if the schema changed since (see
-    /// ``firstModelStep(_:_:)``).
+    /// model type and condition, and its run verifies the model again only if the schema changed since.
     @usableFromInline func modelQuery<Model: TableModel>(
-        _ type: Model.Type, where condition: String?, _ arguments: StatementArguments
+        _ type: Model.Type, where condition: SQL?, _ arguments: StatementArguments
     ) throws(SQLiteError) -> (RawStatement, StatementArguments) {
-        let key = StatementCache.ModelKey(model: ObjectIdentifier(type), condition: condition)
-        let expands = arguments.containsList
-        if !expands, let cached = statementCache.statement(for: key), !cached.isMidway {
+        let (text, arguments) = try condition?.resolved(with: arguments) ?? (nil, arguments)
+        let key = StatementCache.ModelKey(model: ObjectIdentifier(type), purpose: .select(condition: text))
+        if let cached = statementCache.statement(for: key), !cached.isMidway {
             return (cached, arguments)
         }
         try verifyOnce(type)
-        let sql = TableSQL.select(Model.tableName, columns: Model.columns, where: condition)
-        let (raw, expanded) = try cachedStatement(sql, arguments: arguments)
-        // Lists change the SQL with their length, so those queries are only cached by their expanded text.
-        if !expands { statementCache.insert(raw, for: key) }
+        let raw = try cachedStatement(TableSQL.select(Model.tableName, columns: Model.columns, where: text))
+        statementCache.insert(raw, for: key)
         if !raw.isMidway { raw.schemaVerifiedAt = raw.reprepareCount }
-        return (raw, expanded)
+        return (raw, arguments)
+    }
+
+    /// Updates the row with the model's primary key to the model's values.
+    ///
+    /// ```swift
+    /// mars.moons = 2
+    /// let found = try db.update(mars)   // false if no row has mars.id
+    /// ```
+    ///
+    /// The model's ``TableModel/willSave()`` runs first, on a copy. The statement is compiled once per model and
+    /// kept in the connection's statement cache.
+    ///
+    /// - Parameter model: The new values, with the primary key of the row to change.
+    /// - Returns: `true` if a row was updated, `false` if no row has that primary key.
+    /// - Throws: ``SQLiteError`` naming the table and column, such as a constraint violation; the model has no
+    ///   primary key or no other column; what ``TableModel/willSave()`` throws.
+    @inlinable @discardableResult
+    public func update<Model: TableModel>(_ model: Model) throws -> Bool {
+        var model = model
+        try model.willSave()
+        try ModelWrite.run(model, raw: modelWriteStatement(Model.self, .update))
+        return changes > 0
+    }
+
+    /// Deletes the row with the model's primary key.
+    ///
+    /// - Parameter model: The row to delete; only its primary-key values are used.
+    /// - Returns: `true` if a row was deleted, `false` if no row has that primary key.
+    /// - Throws: ``SQLiteError``, such as a foreign-key violation; the model has no primary key.
+    @inlinable @discardableResult
+    public func delete<Model: TableModel>(_ model: Model) throws -> Bool {
+        try ModelWrite.run(model, raw: modelWriteStatement(Model.self, .delete))
+        return changes > 0
+    }
+
+    /// The cached UPDATE or DELETE by primary key of a model, verified against the table when compiled.
+    @usableFromInline func modelWriteStatement<Model: TableModel>(
+        _ type: Model.Type, _ purpose: StatementCache.ModelKey.Purpose
+    ) throws(SQLiteError) -> RawStatement {
+        let key = StatementCache.ModelKey(model: ObjectIdentifier(type), purpose: purpose)
+        if let cached = statementCache.statement(for: key), !cached.isMidway { return cached }
+        let columns = try TableSQL.checkedColumns(of: type, requiringKey: true)
+        let sql: String
+        if purpose == .update {
+            guard columns.contains(where: { !$0.isPrimaryKey }) else {
+                var error = SQLiteError(.misuse, message: "\(Model.self) has only primary-key columns: nothing to update")
+                error.table = Model.tableName
+                throw error
+            }
+            sql = TableSQL.update(Model.tableName, columns: columns)
+        } else {
+            sql = TableSQL.delete(Model.tableName, columns: columns)
+        }
+        try verifyOnce(type)  // first, so that a drifted schema is a schemaMismatch error
+        let raw = try cachedStatement(sql)
+        // A DELETE binds only the key columns: the model's other values are skipped while it encodes.
+        if purpose == .delete { raw.parameterMap = TableSQL.keyParameterMap(columns) }
+        statementCache.insert(raw, for: key)
+        return raw
     }
 
     /// Prepares an INSERT for a model, to be run once per row.
     ///
     /// - Parameters:
     ///   - type: The table model.
-    ///   - onConflict: What to do when a row conflicts with an existing one.
+    ///   - onConflict: What ``InsertStatement/insert(_:)`` does when a row conflicts with an existing one.
     /// - Returns: A reusable insert statement.
     /// - Throws: ``SQLiteError`` when the table does not exist or does not match the model.
     public func makeInsertStatement<Model: TableModel>(
         for type: Model.Type, onConflict: ConflictPolicy = .fail
     ) throws(SQLiteError) -> InsertStatement<Model> {
         try InsertStatement(connection: self, policy: onConflict)
-    }
-
-    /// Prepares an UPDATE by primary key for a model, to be run once per row.
-    ///
-    /// - Parameter type: The table model; it must declare a primary key and at least one other column.
-    /// - Returns: A reusable update statement.
-    /// - Throws: ``SQLiteError`` when the model has no primary key or does not match the table.
-    public func makeUpdateStatement<Model: TableModel>(for type: Model.Type) throws(SQLiteError)
-        -> UpdateStatement<Model>
-    {
-        try UpdateStatement(connection: self)
-    }
-
-    /// Prepares a DELETE by primary key for a model, to be run once per row.
-    ///
-    /// - Parameter type: The table model; it must declare a primary key.
-    /// - Returns: A reusable delete statement.
-    /// - Throws: ``SQLiteError`` when the model has no primary key or does not match the table.
-    public func makeDeleteStatement<Model: TableModel>(for type: Model.Type) throws(SQLiteError)
-        -> DeleteStatement<Model>
-    {
-        try DeleteStatement(connection: self)
     }
 }

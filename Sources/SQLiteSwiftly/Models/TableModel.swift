@@ -3,22 +3,26 @@
 /// ``TableModel`` refines it; ``UntypedRow`` adopts it for queries that do not map to a model. Adopt it
 /// directly for the result of a query that is not a whole table (a join, an aggregate).
 public protocol RowDecodable {
-    /// The column names this type expects, in order, or `nil` to accept any columns.
+    /// The column names this type reads, in the order of its indexes, or `nil` to read the statement's columns
+    /// as they come.
     ///
-    /// When not `nil`, a statement checks its result columns against these names (count and names, ignoring
-    /// ASCII case) once, before the first row is read, and throws ``SQLiteError/Kind/modelMismatch`` when
-    /// they differ.
+    /// When not `nil`, a statement finds each name among its result columns (ignoring ASCII case) once, before
+    /// the first row is read: the row's index 0 is then the first name's column wherever the statement returns
+    /// it, and other columns are ignored. A name the statement does not return, or returns twice, is a
+    /// ``SQLiteError/Kind/modelMismatch`` error naming the column.
     static var expectedColumnNames: [String]? { get }
 
     /// Creates a value from the current row, reading columns by their 0-based index.
     ///
+    /// The row is borrowed for the duration of the call and cannot be kept.
+    ///
     /// - Parameter row: The current result row.
-    /// - Throws: Any error; the ``SQLiteError`` thrown by ``Row``'s accessors names the column and row.
-    init(row: Row) throws
+    /// - Throws: Any error; the ``SQLiteError`` thrown by ``Row``'s accessors names the column, row and SQL.
+    init(row: borrowing Row) throws
 }
 
 extension RowDecodable {
-    /// Any columns are accepted by default.
+    /// The statement's columns are read as they come by default.
     public static var expectedColumnNames: [String]? { nil }
 }
 
@@ -30,7 +34,7 @@ extension RowDecodable {
 ///     var name: String
 ///     static let tableName = "planets"
 ///     static let columns = [Column("id", Int.self, primaryKey: true), Column("name", String.self)]
-///     init(row: Row) throws {
+///     init(row: borrowing Row) throws {
 ///         id = try row[0]
 ///         name = try row[1]
 ///     }
@@ -42,7 +46,10 @@ extension RowDecodable {
 /// ```
 ///
 /// ``RowDecodable/init(row:)`` reads the columns by index in the order of ``columns``; ``encode(to:)`` writes one
-/// value per column in the same order.
+/// value per column in the same order. A query may return the columns in another order, or more columns
+/// (`SELECT *` after a migration added one): they are matched by name, once per statement.
+///
+/// To validate or normalize a value before it is written, implement ``willSave()``.
 public protocol TableModel: RowDecodable {
     /// The table name, used as given (always quoted in generated SQL).
     static var tableName: String { get }
@@ -55,6 +62,21 @@ public protocol TableModel: RowDecodable {
     /// - Parameter encoder: The encoder that binds the values to a statement.
     /// - Throws: Any error; the ``SQLiteError`` thrown by ``RowEncoder`` names the parameter.
     func encode(to encoder: inout RowEncoder) throws
+    /// Checks or adjusts the value just before it is inserted or updated.
+    ///
+    /// ``InsertStatement/insert(_:)``, ``InsertStatement/insertIfNew(_:)`` and ``Connection/update(_:)`` call it
+    /// on a copy of the value, then write that copy. Throw to refuse the write: the error reaches the caller
+    /// unchanged, and nothing is written. The default does nothing, and costs nothing.
+    ///
+    /// ```swift
+    /// mutating func willSave() throws {
+    ///     title = title.trimmingCharacters(in: .whitespaces)
+    ///     guard !title.isEmpty else { throw ValidationError.emptyTitle }
+    /// }
+    /// ```
+    ///
+    /// - Throws: Any error, to refuse the write.
+    mutating func willSave() throws
 }
 
 extension TableModel {
@@ -63,4 +85,7 @@ extension TableModel {
 
     /// No indexes by default.
     public static var indexes: [TableIndex] { [] }
+
+    /// Does nothing by default.
+    @inlinable public mutating func willSave() throws {}
 }

@@ -26,8 +26,8 @@ extension Connection {
     /// }
     /// ```
     ///
-    /// Reading and writing through a model (``readAll(_:)``, ``makeInsertStatement(for:onConflict:)``, ...)
-    /// runs this check automatically, once per model and `PRAGMA schema_version`.
+    /// Reading and writing through a model (``fetchAll(_:where:_:)``, ``makeInsertStatement(for:onConflict:)``,
+    /// ...) runs this check automatically, once per model and `PRAGMA schema_version`.
     ///
     /// - Parameter type: The table model.
     /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/schemaMismatch`` whose
@@ -79,22 +79,30 @@ extension Connection {
             raw = try compile("PRAGMA schema_version", persistent: true)
             schemaChecks.versionStatement = raw
         }
-        raw.begin()
-        guard try raw.step() else { return 0 }
-        defer { raw.abandon() }
-        return try raw.row(number: 1).value(at: 0, as: Int64.self)
+        return try readValue(raw, as: Int64.self) { _ throws(SQLiteError) in } ?? 0
     }
 
     /// The table's columns as `PRAGMA table_xinfo` reports them; empty when there is no such table.
     func liveColumns(of table: String) throws(SQLiteError) -> [LiveColumn] {
         let raw = try compile(
             "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid")
-        do {
-            return try readRows(raw, arguments: [table], as: LiveColumn.self, limit: .max, table: table)
-        } catch let error as SQLiteError {
-            throw error
-        } catch {
-            throw SQLiteError(.misuse, message: "unexpected error reading the schema: \(error)")
+        var columns: [LiveColumn] = []
+        try forEachRow(raw, as: UntypedRow.self, binding: { raw throws(SQLiteError) in try raw.bind([table]) }, lift: { $0 }) {
+            (row: borrowing Row) throws(SQLiteError) in columns.append(try LiveColumn(row: row))
         }
+        return columns
     }
+}
+
+/// A connection's record of which models were verified against which schema version.
+///
+/// `Connection.verifyOnce(_:)` compares the current `PRAGMA schema_version` with the version each model was
+/// last verified at. The pragma's compiled statement is kept here rather than in the statement cache, so that
+/// it neither counts in ``Connection/cachedStatementCount`` nor is dropped by
+/// ``Connection/clearStatementCache()``.
+struct SchemaCheckCache {
+    /// The compiled `PRAGMA schema_version`, once used.
+    var versionStatement: RawStatement?
+    /// The schema version at which each model type last passed verification.
+    var verified: [ObjectIdentifier: Int64] = [:]
 }

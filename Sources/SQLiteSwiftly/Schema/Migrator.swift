@@ -25,7 +25,13 @@ public struct Migrator {
     /// The table that records applied migrations: one row per migration, with its name and position.
     public static let tableName = "sqliteswiftly_migrations"
 
-    private var migrations: [(name: String, body: (Connection) throws -> Void)] = []
+    private var migrations: [Migration] = []
+
+    private struct Migration {
+        var name: String
+        var defersForeignKeyChecks: Bool
+        var body: (Connection) throws -> Void
+    }
 
     /// Creates an empty migrator.
     public init() {}
@@ -42,9 +48,17 @@ public struct Migrator {
     ///
     /// - Parameters:
     ///   - name: A unique, non-empty name, such as `"v2: add moons"`.
+    ///   - deferringForeignKeyChecks: Whether foreign keys go unenforced while the migration runs and are checked
+    ///     once before it commits: for a migration that rebuilds a table (SQLite's 12-step procedure, see
+    ///     <https://www.sqlite.org/lang_altertable.html#otheralter>). Enforcement cannot change inside a
+    ///     transaction, so it is turned off before `BEGIN` and back on after the commit or rollback.
+    ///     `PRAGMA foreign_key_check` runs before the commit: any violation fails the migration, which is then
+    ///     rolled back, with an error naming the first violating table and row.
     ///   - body: The schema change. It runs inside the migration's transaction; throwing rolls it back.
-    public mutating func add(_ name: String, _ body: @escaping (Connection) throws -> Void) {
-        migrations.append((name, body))
+    public mutating func add(
+        _ name: String, deferringForeignKeyChecks: Bool = false, _ body: @escaping (Connection) throws -> Void
+    ) {
+        migrations.append(Migration(name: name, defersForeignKeyChecks: deferringForeignKeyChecks, body: body))
     }
 
     /// Applies, in order, every migration the database has not applied yet.
@@ -72,19 +86,7 @@ public struct Migrator {
         var applied: [String] = []
         for (position, migration) in migrations.enumerated() where position >= alreadyApplied {
             do {
-                let didApply = try db.transaction(.immediate) { () throws -> Bool in
-                    let done = try checkedAppliedNames(in: db)
-                    guard done.count <= position else { return false }
-                    try migration.body(db)
-                    try db.execute(
-                        "CREATE TABLE IF NOT EXISTS \(SQLiteCalls.quote(Self.tableName)) "
-                            + "(\"position\" INTEGER PRIMARY KEY NOT NULL, \"name\" TEXT NOT NULL UNIQUE)")
-                    try db.execute(
-                        "INSERT INTO \(SQLiteCalls.quote(Self.tableName)) (\"position\", \"name\") VALUES (?, ?)",
-                        [position + 1, migration.name])
-                    return true
-                }
-                if didApply { applied.append(migration.name) }
+                if try apply(migration, at: position, in: db) { applied.append(migration.name) }
             } catch var error as SQLiteError {
                 if error.kind != .migrationMismatch {
                     error.message = "migration \"\(migration.name)\" failed: " + error.message
@@ -95,6 +97,43 @@ public struct Migrator {
         return applied
     }
 
+    /// Runs one migration in its own transaction with the row that records it; `false` when another process
+    /// applied it meanwhile.
+    private func apply(_ migration: Migration, at position: Int, in db: Connection) throws -> Bool {
+        let enforced = db.enforcesForeignKeys
+        if migration.defersForeignKeyChecks && enforced { try db.setForeignKeyEnforcement(false) }
+        defer { if migration.defersForeignKeyChecks && enforced { try? db.setForeignKeyEnforcement(true) } }
+        return try db.transaction(.immediate) { () throws -> Bool in
+            let done = try checkedAppliedNames(in: db)
+            guard done.count <= position else { return false }
+            try migration.body(db)
+            let table = Self.tableName.quotedSQLIdentifier
+            try db.execute(
+                SQL(verbatim: "CREATE TABLE IF NOT EXISTS \(table) ")
+                    + "(\"position\" INTEGER PRIMARY KEY NOT NULL, \"name\" TEXT NOT NULL UNIQUE)")
+            try db.execute(SQL(verbatim: "INSERT INTO \(table) ") + "(\"position\", \"name\") VALUES (\(position + 1), \(migration.name))")
+            if migration.defersForeignKeyChecks { try Self.checkForeignKeys(db) }
+            return true
+        }
+    }
+
+    /// Fails with the first row `PRAGMA foreign_key_check` reports, if any.
+    private static func checkForeignKeys(_ db: Connection) throws(SQLiteError) {
+        let statement = try db.prepare("SELECT \"table\", rowid, parent, count(*) OVER () FROM pragma_foreign_key_check")
+        var first: (table: String, rowid: Int64?, parent: String, count: Int)?
+        try db.forEachRow(statement.raw, as: UntypedRow.self, limit: 1, binding: { _ throws(SQLiteError) in }, lift: { $0 }) {
+            (row: borrowing Row) throws(SQLiteError) in
+            first = (try row[0], try row[1], try row[2], try row[3])
+        }
+        guard let first else { return }
+        var error = SQLiteError(
+            .sqlite, code: .constraintForeignKey,
+            message: "the migration leaves \(first.count) row(s) that break a foreign key; the first is row "
+                + "\(first.rowid.map(String.init) ?? "?") of \"\(first.table)\", whose parent in \"\(first.parent)\" is missing")
+        error.table = first.table
+        throw error
+    }
+
     /// The names of the migrations the database has applied, in the order they were applied.
     ///
     /// - Parameter db: The connection to look at.
@@ -102,17 +141,15 @@ public struct Migrator {
     /// - Throws: ``SQLiteError`` if the migrations table cannot be read.
     public func appliedMigrations(in db: Connection) throws(SQLiteError) -> [String] {
         let exists = try db.fetchValue(
-            Int.self, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [Self.tableName])
+            Int.self, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = \(Self.tableName)")
         guard exists == 1 else { return [] }
         let statement = try db.prepare(
-            "SELECT \"name\" FROM \(SQLiteCalls.quote(Self.tableName)) ORDER BY \"position\"")
-        do {
-            return try statement.run(as: SingleValue<String>.self).map(\.value)
-        } catch let error as SQLiteError {
-            throw error
-        } catch {
-            throw SQLiteError(.misuse, message: "unexpected error: \(error)")
+            SQL(verbatim: "SELECT \"name\" FROM \(Self.tableName.quotedSQLIdentifier) ORDER BY \"position\""))
+        var names: [String] = []
+        try db.forEachRow(statement.raw, as: UntypedRow.self, binding: { _ throws(SQLiteError) in }, lift: { $0 }) {
+            (row: borrowing Row) throws(SQLiteError) in names.append(try row[0])
         }
+        return names
     }
 
     /// The names of the registered migrations the database has not applied yet, in the order they will run.

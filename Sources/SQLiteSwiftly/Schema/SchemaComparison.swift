@@ -1,5 +1,5 @@
 /// One column of a live table, as `PRAGMA table_xinfo` reports it.
-struct LiveColumn: RowDecodable {
+struct LiveColumn {
     var name: String
     var declaredType: String
     var isNotNull: Bool
@@ -9,7 +9,7 @@ struct LiveColumn: RowDecodable {
     /// 0 for ordinary columns, 1 for hidden virtual-table columns, 2 or 3 for generated columns.
     var hidden: Int
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws(SQLiteError) {
         name = try row[0]
         declaredType = try row[1]
         isNotNull = try row[2] as Int != 0
@@ -83,14 +83,14 @@ enum SchemaComparison {
         _ column: Column, _ found: LiveColumn, table: String, modelKeys: [Column], liveKeyCount: Int
     ) -> [SchemaDifference] {
         var differences: [SchemaDifference] = []
-        let expectedAffinity = affinity(of: column.type.rawValue)
-        let actualAffinity = affinity(of: found.declaredType)
+        let expectedAffinity = column.type.affinity
+        let actualAffinity = DeclaredType(rawValue: found.declaredType).affinity
         if expectedAffinity != actualAffinity {
             differences.append(
                 SchemaDifference(
                     .declaredType, table: table, column: column.name,
-                    expected: "\(column.type.rawValue) (\(expectedAffinity) affinity)",
-                    actual: "\(typeName(found.declaredType)) (\(actualAffinity) affinity)"))
+                    expected: "\(typeName(column.type.rawValue)) (\(expectedAffinity.rawValue) affinity)",
+                    actual: "\(typeName(found.declaredType)) (\(actualAffinity.rawValue) affinity)"))
         } else if modelKeys.count == 1 && column.isPrimaryKey && column.type == .integer
             && found.primaryKeyPosition == 1 && liveKeyCount == 1 && !isRowIDAlias(found, liveKeyCount: 1)
         {
@@ -119,21 +119,8 @@ enum SchemaComparison {
         liveKeyCount == 1 && column.primaryKeyPosition == 1 && column.declaredType.uppercased() == "INTEGER"
     }
 
-    /// The type affinity of a declared type, by SQLite's rules.
-    ///
-    /// See <https://www.sqlite.org/datatype3.html#determination_of_column_affinity>: the rules apply in order,
-    /// on the uppercased declared type.
-    static func affinity(of declaredType: String) -> String {
-        let type = declaredType.uppercased()
-        if type.contains("INT") { return "INTEGER" }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
-        if type.contains("BLOB") || type.isEmpty { return "BLOB" }
-        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
-        return "NUMERIC"
-    }
-
     private static func describe(_ column: Column) -> String {
-        var text = column.type.rawValue + (column.isNullable ? "" : " NOT NULL")
+        var text = typeName(column.type.rawValue) + (column.isNullable ? "" : " NOT NULL")
         if column.isPrimaryKey { text += " PRIMARY KEY" }
         return text
     }

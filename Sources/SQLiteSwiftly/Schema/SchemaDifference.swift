@@ -4,19 +4,34 @@
 /// ``SQLiteError/Kind/schemaMismatch``.
 public struct SchemaDifference: Hashable, Sendable, CustomStringConvertible {
     /// What differs.
-    public enum Kind: String, Hashable, Sendable {
+    ///
+    /// Kinds are values, not enum cases, so that new comparisons can be added without breaking a `switch`.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as printed in descriptions.
+        public let rawValue: String
+
+        /// Creates a kind from its name.
+        ///
+        /// - Parameter rawValue: The name printed in descriptions.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The kind's name.
+        public var description: String { rawValue }
+
         /// The table does not exist.
-        case missingTable = "missing table"
+        public static let missingTable = Kind(rawValue: "missing table")
         /// The model declares a column that the table lacks.
-        case missingColumn = "missing column"
+        public static let missingColumn = Kind(rawValue: "missing column")
         /// The table has a NOT NULL column without default that the model does not know, so inserts fail.
-        case extraRequiredColumn = "extra required column"
-        /// The declared column type differs.
-        case declaredType = "declared type"
+        public static let extraRequiredColumn = Kind(rawValue: "extra required column")
+        /// The declared column type has another affinity.
+        public static let declaredType = Kind(rawValue: "declared type")
         /// The column allows NULL in one and not in the other.
-        case nullability = "nullability"
+        public static let nullability = Kind(rawValue: "nullability")
         /// The column's place in the primary key differs.
-        case primaryKey = "primary key"
+        public static let primaryKey = Kind(rawValue: "primary key")
     }
 
     /// What differs.

@@ -7,3 +7,16 @@ extension String {
         return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
+
+extension String {
+    /// The string as a quoted SQL identifier: `my "table"` becomes `"my ""table"""`.
+    var quotedSQLIdentifier: String {
+        var quoted = "\""
+        for character in self {
+            quoted.append(character)
+            if character == "\"" { quoted.append(character) }
+        }
+        quoted.append("\"")
+        return quoted
+    }
+}

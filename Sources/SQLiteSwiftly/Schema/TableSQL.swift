@@ -1,7 +1,7 @@
 /// Builds the SQL the library generates from table models. Every identifier is quoted.
 enum TableSQL {
     static func quote(_ identifier: String) -> String {
-        SQLiteCalls.quote(identifier)
+        identifier.quotedSQLIdentifier
     }
 
     static func columnList(_ columns: [Column]) -> String {
@@ -14,7 +14,8 @@ enum TableSQL {
         // A single INTEGER primary key is declared inline, which makes it an alias of the row id.
         let inlineKey = keys.count == 1 ? keys.first?.name : nil
         var parts = columns.map { column in
-            var definition = "\(quote(column.name)) \(column.type.rawValue)"
+            var definition = quote(column.name)
+            if !column.type.rawValue.isEmpty { definition += " " + column.type.rawValue }
             if column.name == inlineKey {
                 definition += " PRIMARY KEY"
                 if column.isAutoIncrement && column.type == .integer { definition += " AUTOINCREMENT" }
@@ -36,10 +37,50 @@ enum TableSQL {
         return "CREATE TABLE \(exists)\(quote(name)) (\(parts.joined(separator: ", ")))"
     }
 
-    /// What makes a column list impossible to create as declared, or `nil`: duplicate names (SQLite
-    /// compares them ignoring ASCII case), or `AUTOINCREMENT` anywhere but on a single INTEGER primary key,
-    /// where SQLite would refuse it or the generated SQL would silently drop it.
+    /// A model's columns, checked for what SQLite cannot create or the statement needs: see ``problem(in:)``,
+    /// and a primary key when `requiringKey`.
+    static func checkedColumns<Model: TableModel>(of type: Model.Type, requiringKey: Bool) throws(SQLiteError)
+        -> [Column]
+    {
+        let columns = Model.columns
+        var problem: String?
+        if Model.tableName.isEmpty {
+            problem = "\(Model.self) has an empty table name"
+        } else if columns.isEmpty {
+            problem = "\(Model.self) declares no columns"
+        } else if requiringKey && !columns.contains(where: \.isPrimaryKey) {
+            problem = "\(Model.self) declares no primary key, which this statement needs"
+        } else {
+            problem = Self.problem(in: columns)
+        }
+        if let problem {
+            var error = SQLiteError(.misuse, message: problem)
+            error.table = Model.tableName
+            throw error
+        }
+        return columns
+    }
+
+    /// The parameter of each column in a DELETE by key (see ``delete(_:columns:)``): the key columns bind
+    /// parameters 1, 2, ... in column order; the other columns bind nothing (0).
+    static func keyParameterMap(_ columns: [Column]) -> [Int32] {
+        var next: Int32 = 0
+        return columns.map { column in
+            guard column.isPrimaryKey else { return 0 }
+            next += 1
+            return next
+        }
+    }
+
+    /// What makes a column list impossible to create as declared, or `nil`: empty or duplicate names (SQLite
+    /// compares them ignoring ASCII case), `AUTOINCREMENT` anywhere but on a single INTEGER primary key, where
+    /// SQLite would refuse it or the generated SQL would silently drop it, or a NaN default, which SQLite would
+    /// store as NULL.
     static func problem(in columns: [Column]) -> String? {
+        if columns.contains(where: \.name.isEmpty) { return "a column has an empty name" }
+        if let column = columns.first(where: { if case .real(let value) = $0.defaultValue { value.isNaN } else { false } }) {
+            return "the column \"\(column.name)\" has a NaN default, which SQLite cannot store"
+        }
         var seen = Set<String>()
         for column in columns where !seen.insert(column.name.sqlIdentifierKey).inserted {
             return "the column \"\(column.name)\" is declared twice"
@@ -71,7 +112,6 @@ enum TableSQL {
         let verb =
             switch policy {
             case .fail, .update: "INSERT"
-            case .ignore: "INSERT OR IGNORE"
             case .replace: "INSERT OR REPLACE"
             }
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
@@ -85,7 +125,10 @@ enum TableSQL {
                 ? "NOTHING"
                 : "UPDATE SET "
                     + others.map { "\(quote($0.name)) = excluded.\(quote($0.name))" }.joined(separator: ", ")
-            sql += " RETURNING rowid"  // the row's id whether it was inserted or updated
+            // The row's id whether it was inserted or updated, under a name no column of the model shadows.
+            let names = Set(columns.map(\.name.sqlIdentifierKey))
+            let rowID = ["rowid", "_rowid_", "oid"].first { !names.contains($0) } ?? "rowid"
+            sql += " RETURNING \(rowID)"
         }
         return sql
     }

@@ -17,10 +17,10 @@ import Synchronization
 /// A read sees the database as of its start: a write committed later is invisible to it. A pool needs a file
 /// (not ``OpenMode/inMemory``) that it can write (not ``OpenMode/openReadOnly(path:)``).
 public final class ConnectionPool: Sendable {
-    /// The one connection that writes.
-    public let writer: SharedConnection
-    /// The connections that read, used in turn.
-    public let readers: [SharedConnection]
+    /// The one connection that writes. Private: a write through it must go through ``write(_:)``.
+    let writer: SharedConnection
+    /// The connections that read, used in turn. Private: a read through one must go through ``read(_:)``.
+    let readers: [SharedConnection]
     private let nextReader = Atomic<Int>(0)
 
     /// Opens (or creates) the database in WAL mode with one writer and `readerCount` readers.
@@ -28,11 +28,11 @@ public final class ConnectionPool: Sendable {
     /// - Parameters:
     ///   - mode: ``OpenMode/create(path:)`` or ``OpenMode/open(path:)``.
     ///   - readerCount: How many reading connections to open; at least 1. Four by default.
-    ///   - busyTimeout: How long each connection waits for another's lock; 5 seconds by default.
+    ///   - options: What each connection enforces and how long it waits for locks.
     /// - Throws: ``SQLiteError/Kind/misuse`` for an in-memory or read-only mode or a reader count below 1;
-    ///   the errors of ``Connection/init(_:busyTimeout:)``; an SQLite error when WAL mode cannot be enabled.
+    ///   the errors of ``Connection/init(_:options:)``; an SQLite error when WAL mode cannot be enabled.
     public init(
-        _ mode: OpenMode, readerCount: Int = 4, busyTimeout: Duration = Connection.defaultBusyTimeout
+        _ mode: OpenMode, readerCount: Int = 4, options: ConnectionOptions = .default
     ) throws(SQLiteError) {
         let path: String
         switch mode {
@@ -45,17 +45,18 @@ public final class ConnectionPool: Sendable {
         }
         // A first connection creates or checks the file and switches it to WAL mode; it stays open until the
         // others are, so the WAL files are in place for them.
-        let setup = try Connection(mode, busyTimeout: busyTimeout)
+        let setup = try Connection(mode, options: options)
         let journalMode = try setup.fetchValue(String.self, "PRAGMA journal_mode = WAL")
         guard journalMode?.lowercased() == "wal" else {
             throw SQLiteError(
                 .sqlite, message: "the database could not switch to WAL mode (journal mode is \(journalMode ?? "?"))",
                 sql: "PRAGMA journal_mode = WAL")
         }
-        writer = try SharedConnection(.open(path: path), busyTimeout: busyTimeout)
+        writer = try SharedConnection(.open(path: path), options: options)
         var readers: [SharedConnection] = []
+        // Readers are opened read-only: SQLite refuses any write through them, whatever a read body does.
         for _ in 0..<readerCount {
-            readers.append(try SharedConnection(.open(path: path), busyTimeout: busyTimeout))
+            readers.append(try SharedConnection(.openReadOnly(path: path), options: options))
         }
         self.readers = readers
         withExtendedLifetime(setup) {}

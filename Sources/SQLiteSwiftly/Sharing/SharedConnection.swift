@@ -58,12 +58,11 @@ public actor SharedConnection {
     ///
     /// - Parameters:
     ///   - mode: Whether the database must be created, must exist, is opened read-only, or lives in memory.
-    ///   - busyTimeout: How long to wait for another connection's lock before failing with a busy error;
-    ///     ``Connection/defaultBusyTimeout`` (5 seconds) by default.
-    /// - Throws: The errors of ``Connection/init(_:busyTimeout:)``; ``SQLiteError/Kind/misuse`` in the unlikely
+    ///   - options: What the connection enforces and how long it waits for locks.
+    /// - Throws: The errors of ``Connection/init(_:options:)``; ``SQLiteError/Kind/misuse`` in the unlikely
     ///   case that the system refuses to create the connection's thread.
-    public init(_ mode: OpenMode, busyTimeout: Duration = Connection.defaultBusyTimeout) throws(SQLiteError) {
-        let connection = try Connection(mode, busyTimeout: busyTimeout)
+    public init(_ mode: OpenMode, options: ConnectionOptions = .default) throws(SQLiteError) {
+        let connection = try Connection(mode, options: options)
         connection.interruptWhenTaskIsCancelled()
         guard let executor = ConnectionExecutor() else {
             throw SQLiteError(.misuse, message: "the system refused to create the SharedConnection's thread")
@@ -95,15 +94,22 @@ public actor SharedConnection {
     /// Runs `body` as a read: in a deferred transaction, so that it sees one consistent snapshot, with
     /// `PRAGMA query_only` on, so that any attempt to write fails.
     ///
+    /// A body that turns `query_only` off and writes anyway has its changes rolled back, and the read throws.
+    ///
     /// - Parameter body: The reads to do, given the owned connection.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws; a write attempted in `body` fails with ``ResultCode/readOnly``;
-    ///   ``SQLiteError/Kind/misuse`` when `body` ends the read transaction itself; `CancellationError`.
+    ///   ``SQLiteError/Kind/misuse`` when `body` ends the read transaction itself or wrote; `CancellationError`.
     public func read<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
         try access { connection in
             try connection.execute("PRAGMA query_only = ON")
             defer { _ = try? connection.execute("PRAGMA query_only = OFF") }
-            return try connection.transaction(.deferred) { try body(connection) }
+            return try connection.transaction(.deferred) {
+                let result = try body(connection)
+                // Throwing here rolls the transaction back: nothing a read body wrote is kept.
+                if connection.holdsWriteLock { throw Self.writingRead }
+                return result
+            }
         }
     }
 
@@ -148,6 +154,11 @@ public actor SharedConnection {
         }
         return try outcome.get()
     }
+
+    /// The error for a read body that wrote (after turning `query_only` off); its changes were rolled back.
+    static let writingRead = SQLiteError(
+        .misuse,
+        message: "a read body changed the database; its changes were rolled back. Use write(_:) to write")
 
     /// The error for a body that returned with a transaction still open (which was then rolled back).
     static let strayTransaction = SQLiteError(

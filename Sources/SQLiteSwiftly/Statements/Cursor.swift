@@ -1,7 +1,7 @@
 /// Rows of a running query, decoded one at a time in constant memory.
 ///
 /// ```swift
-/// let cursor = try db.cursor(Planet.self, "SELECT * FROM planets ORDER BY au")
+/// let cursor = try db.fetchCursor(Planet.self, "SELECT * FROM planets ORDER BY au")
 /// while let planet = try cursor.next() {
 ///     if planet.au > 5 { break }   // stopping early is fine: the cursor resets its statement
 /// }
@@ -12,20 +12,16 @@
 public final class Cursor<Decoded: RowDecodable> {
     private let raw: RawStatement
     private let connection: Connection
-    private let table: String?
     private let generation: Int
     private var number = 0
     private var isFinished = false
 
-    init(statement raw: RawStatement, connection: Connection, arguments: StatementArguments, table: String?)
-        throws(SQLiteError)
-    {
+    init(statement raw: RawStatement, connection: Connection, arguments: StatementArguments) throws(SQLiteError) {
         raw.begin()
-        try raw.verify(Decoded.self)
-        if raw.parameterCount > 0 || !arguments.isEmpty { try raw.bind(arguments) }
+        try raw.mapColumns(for: Decoded.self)  // a mismatch fails here, before any row is read
+        try raw.bindIfNeeded(arguments)
         self.raw = raw
         self.connection = connection
-        self.table = table
         generation = raw.generation
     }
 
@@ -52,10 +48,12 @@ public final class Cursor<Decoded: RowDecodable> {
                 return nil
             }
             number += 1
-            return try Decoded(row: raw.row(number: number))
+            // The first step re-prepares a statement whose schema changed: map the columns again if so.
+            if number == 1 { try raw.mapColumns(for: Decoded.self) }
+            return try Decoded(row: Row(raw: raw, number: number))
         } catch {
             close()
-            throw Connection.locate(error, table: table)
+            throw error
         }
     }
 

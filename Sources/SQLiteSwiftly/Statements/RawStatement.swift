@@ -2,31 +2,39 @@ import CSQLiteSwiftly
 
 /// The owner of one `sqlite3_stmt*`: finalized in `deinit`, never exposed.
 ///
-/// Public statement types (``Statement``, ``InsertStatement``, ...) wrap a raw statement together with a strong
-/// reference to their ``Connection``. The connection's statement cache holds raw statements alone, so that the
-/// cache does not keep its own connection alive.
+/// Public statement types (``Statement``, ``InsertStatement``, ``Cursor``) wrap a raw statement together with a
+/// strong reference to their ``Connection``. The connection's statement cache holds raw statements alone, so
+/// that the cache does not keep its own connection alive.
 ///
 /// A run always follows the same state machine: ``begin()`` resets a statement left mid-way, binding follows,
 /// then ``step()`` until it reports the end, which resets the statement again. A failed step or bind resets the
 /// statement and clears its bindings, so that the next run starts clean.
 @usableFromInline
 final class RawStatement {
-    // The run-state properties below are read and written on every step; they are never accessed
-    // overlappingly (a statement belongs to one connection owner), so the dynamic exclusivity checks that a
-    // class's stored `var` gets by default (swift_beginAccess, about 30 instructions each) are turned off.
+    // The run-state properties below are read and written on every run; they are never accessed overlappingly
+    // (a statement belongs to one connection owner), so the dynamic exclusivity checks that a class's stored
+    // `var` gets by default (swift_beginAccess, about 30 instructions each) are turned off.
     @usableFromInline let handle: OpaquePointer
     @usableFromInline let sql: String
     @usableFromInline let parameterCount: Int32
-    @usableFromInline let columnCount: Int32
     /// Whether the statement has stepped without reaching its end, and needs a reset before it runs again.
     @usableFromInline @exclusivity(unchecked) var isMidway = false
     /// Bumped at each run, so a cursor notices that its statement was restarted under it.
     @usableFromInline @exclusivity(unchecked) var generation = 0
-    /// The row type last verified against the result columns, with the re-prepare count at that time.
-    @usableFromInline @exclusivity(unchecked) var verifiedRowType: ObjectIdentifier?
-    @usableFromInline @exclusivity(unchecked) var verifiedAtReprepare: Int32 = -1
+    /// The row type whose columns were last mapped, with the re-prepare count at that time.
+    @usableFromInline @exclusivity(unchecked) var mappedRowType: ObjectIdentifier?
+    @usableFromInline @exclusivity(unchecked) var mappedAtReprepare: Int32 = -1
+    /// For each column of the mapped row type, its position in the result; `nil` when they coincide.
+    @usableFromInline @exclusivity(unchecked) var columnMap: UnsafeMutablePointer<Int32>?
+    /// The number of columns a ``Row`` of the mapped row type shows.
+    @usableFromInline @exclusivity(unchecked) var visibleColumnCount: Int32 = 0
+    /// The mapped row type's table, when it is a ``TableModel``, for errors.
+    @usableFromInline @exclusivity(unchecked) var table: String?
     /// For a model query, the re-prepare count at which the model was last verified against the schema.
     @usableFromInline @exclusivity(unchecked) var schemaVerifiedAt: Int32 = -1
+    /// For a model write that binds only some columns (a DELETE by key), the parameter of each model column,
+    /// 0 for the columns it skips; `nil` when column `n` binds parameter `n`.
+    @usableFromInline var parameterMap: [Int32]?
     /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
     @exclusivity(unchecked) var lastUse = 0
 
@@ -34,16 +42,26 @@ final class RawStatement {
         self.handle = handle
         self.sql = sql
         parameterCount = sqlite3_bind_parameter_count(handle)
-        columnCount = sqlite3_column_count(handle)
     }
 
     deinit {
         sqlite3_finalize(handle)
+        columnMap?.deallocate()
+    }
+
+    /// `SQLITE_TRANSIENT`: a C macro Swift cannot import. It tells SQLite to copy text and blobs at bind time.
+    @usableFromInline static var transient: sqlite3_destructor_type {
+        unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     }
 
     /// How many times SQLite re-prepared the statement, which it does after any schema change.
     @inlinable var reprepareCount: Int32 {
         sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+    }
+
+    /// The number of result columns now (a re-prepared `SELECT *` may have gained some).
+    @usableFromInline var columnCount: Int32 {
+        sqlite3_column_count(handle)
     }
 
     /// Starts a run: resets a statement left mid-way and invalidates cursors of earlier runs.
@@ -72,7 +90,7 @@ final class RawStatement {
 
     /// Turns a failed step or bind into an error, and leaves the statement reset with no bindings.
     @usableFromInline func failure(_ code: Int32) -> SQLiteError {
-        let error = SQLiteCalls.error(code, statement: handle)
+        let error = SQLiteError(code: code, statement: handle).with(table: table)
         abandon()
         return error
     }
@@ -84,14 +102,9 @@ final class RawStatement {
         isMidway = false
     }
 
-    /// The current row, numbered for error messages.
-    @inlinable func row(number: Int) -> Row {
-        Row(statement: handle, columnCount: sqlite3_column_count(handle), number: number)
-    }
-
     /// The result column names, as SQLite reports them now.
     var columnNames: [String] {
-        (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
+        (0..<columnCount).map { String(cString: sqlite3_column_name(handle, $0)) }
     }
 
     /// The parameter names, `nil` for anonymous `?` parameters; index 0 is parameter 1.
@@ -105,37 +118,65 @@ final class RawStatement {
     }
 }
 
-// MARK: - Verifying rows and binding arguments
+// MARK: - Mapping a row type's columns
 
 extension RawStatement {
-    /// Checks the result columns against `Decoded`'s expected names, once per row type and per re-prepare.
-    @inlinable func verify<Decoded: RowDecodable>(_ type: Decoded.Type) throws(SQLiteError) {
+    /// Works out where the row type's columns are in the result, once per row type and re-prepare.
+    @inlinable func mapColumns<Decoded: RowDecodable>(for type: Decoded.Type) throws(SQLiteError) {
         let reprepares = reprepareCount
-        if verifiedRowType == ObjectIdentifier(type) && verifiedAtReprepare == reprepares { return }
-        try verifyColumns(expected: Decoded.expectedColumnNames, typeName: "\(type)")
-        verifiedRowType = ObjectIdentifier(type)
-        verifiedAtReprepare = reprepares
+        if mappedRowType == ObjectIdentifier(type) && mappedAtReprepare == reprepares { return }
+        table = (type as? any TableModel.Type)?.tableName
+        do {
+            try remapColumns(expected: Decoded.expectedColumnNames, typeName: "\(type)")
+        } catch {
+            abandon()
+            throw error.with(table: table)
+        }
+        mappedRowType = ObjectIdentifier(type)
+        mappedAtReprepare = reprepares
     }
 
-    @usableFromInline func verifyColumns(expected: [String]?, typeName: String) throws(SQLiteError) {
-        guard let expected else { return }
+    /// Finds each expected name among the result columns (ignoring ASCII case). When the first columns are the
+    /// expected ones in order, no map is needed; otherwise each name must appear exactly once.
+    @usableFromInline func remapColumns(expected: [String]?, typeName: String) throws(SQLiteError) {
+        columnMap?.deallocate()
+        columnMap = nil
+        mappedRowType = nil
         let actual = columnNames
-        func mismatch(_ message: String) -> SQLiteError {
-            SQLiteError(.modelMismatch, message: "\(typeName) " + message, sql: sql)
+        guard let expected else {
+            visibleColumnCount = Int32(actual.count)
+            return
         }
-        guard actual.count == expected.count else {
-            throw mismatch(
-                "expects \(expected.count) columns (\(expected.joined(separator: ", "))) but the statement returns "
-                    + "\(actual.count) (\(actual.joined(separator: ", ")))")
+        let actualKeys = actual.map(\.sqlIdentifierKey)
+        let expectedKeys = expected.map(\.sqlIdentifierKey)
+        visibleColumnCount = Int32(expected.count)
+        if actualKeys.starts(with: expectedKeys) { return }
+        var positions: [Int32] = []
+        for (name, key) in zip(expected, expectedKeys) {
+            let matches = actualKeys.indices.filter { actualKeys[$0] == key }
+            guard matches.count == 1 else {
+                var error = SQLiteError(
+                    .modelMismatch,
+                    message: matches.isEmpty
+                        ? "\(typeName) needs column \"\(name)\", which the statement does not return (it returns "
+                            + "\(actual.joined(separator: ", ")))"
+                        : "\(typeName) needs column \"\(name)\", which the statement returns \(matches.count) times; "
+                            + "select it once, or give the others an alias",
+                    sql: sql)
+                error.column = name
+                throw error
+            }
+            positions.append(Int32(matches[0]))
         }
-        for (index, (want, got)) in zip(expected, actual).enumerated()
-        where want.sqlIdentifierKey != got.sqlIdentifierKey {
-            var error = mismatch("expects column \(index) to be \"\(want)\" but the statement returns \"\(got)\"")
-            error.column = want
-            throw error
-        }
+        let map = UnsafeMutablePointer<Int32>.allocate(capacity: positions.count)
+        map.initialize(from: positions, count: positions.count)
+        columnMap = map
     }
+}
 
+// MARK: - Binding arguments
+
+extension RawStatement {
     /// Binds arguments after checking them against the parameters: count, and names for named arguments.
     @usableFromInline func bind(_ arguments: StatementArguments) throws(SQLiteError) {
         do throws(SQLiteError) {
@@ -164,7 +205,7 @@ extension RawStatement {
         do throws(SQLiteError) {
             for value in repeat each values {
                 index += 1
-                try ParameterSlot(statement: handle, index: index).bindValue(value)
+                try ParameterSlot(raw: self, index: index).bindValue(value)
             }
         } catch {
             abandon()
@@ -183,8 +224,9 @@ extension RawStatement {
             let index = Int32(offset + 1)
             guard let name, let prefix = name.first, prefix != "?" else {
                 var error = SQLiteError(
-                    .parameterMismatch, message: "parameter \(index) is positional but the arguments are named",
-                    sql: sql)
+                    .parameterMismatch,
+                    message: "parameter \(index) is positional (?) but the arguments are named: name every "
+                        + "parameter (:name, @name or $name), or pass the arguments as an array", sql: sql)
                 error.parameter = name ?? "?\(index)"
                 throw error
             }
@@ -207,17 +249,10 @@ extension RawStatement {
     }
 
     private func bind(_ argument: StatementArguments.Argument, at index: Int32) throws(SQLiteError) {
-        let slot = ParameterSlot(statement: handle, index: index)
+        let slot = ParameterSlot(raw: self, index: index)
         switch argument {
         case .value(let value):
             try slot.bind(value)
-        case .list:
-            var error = SQLiteError(
-                .parameterMismatch,
-                message: "a ValueList needs its placeholder expanded; pass it to a Connection method, not to a "
-                    + "prepared statement", sql: sql)
-            error.parameter = slot.parameterName
-            throw error
         case .invalid(let error):
             throw error.with(sql: sql, parameter: slot.parameterName)
         }

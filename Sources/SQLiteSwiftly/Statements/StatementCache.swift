@@ -1,16 +1,29 @@
 /// The connection's cache of compiled statements for ad-hoc SQL, keyed by SQL text.
 ///
-/// Bounded: when full, the least recently used statement is finalized to make room. Model queries
-/// (``Connection/readOne(_:where:_:)`` and friends) are also found by model type and condition, so that a
-/// repeated model query neither rebuilds nor hashes its SQL text; those entries name statements of the main
-/// table and leave it together with them.
+/// Bounded: when full, the least recently used statement is finalized to make room. The statements of table
+/// reads and writes (``Connection/fetchAll(_:where:_:)``, ``Connection/update(_:)``, ...) are also found by
+/// model type and purpose, so that a repeated model statement neither rebuilds nor hashes its SQL text; those
+/// entries name statements of the main table and leave it together with them.
+@usableFromInline
 struct StatementCache {
     static let capacity = 64
 
-    /// A model query: the model type and the text after `WHERE`.
-    struct ModelKey: Hashable {
+    /// A model statement: the model type and what the statement does.
+    @usableFromInline struct ModelKey: Hashable {
+        @usableFromInline enum Purpose: Hashable {
+            /// A read of the table, with the text after `WHERE`.
+            case select(condition: String?)
+            case update
+            case delete
+        }
+
         let model: ObjectIdentifier
-        let condition: String?
+        let purpose: Purpose
+
+        @usableFromInline init(model: ObjectIdentifier, purpose: Purpose) {
+            self.model = model
+            self.purpose = purpose
+        }
     }
 
     private var entries: [String: RawStatement] = [:]

@@ -8,16 +8,19 @@ import CSQLiteSwiftly
 
 /// One parameter of a prepared statement, ready to receive a value.
 ///
-/// ``SQLiteValueConvertible/bind(to:)`` receives a slot and binds through it. Text and blobs are bound with
-/// their exact byte length (an embedded NUL is kept) and copied by SQLite (`SQLITE_TRANSIENT`); an empty blob
-/// is bound as a zero-length blob, not as NULL.
-public struct ParameterSlot {
+/// ``SQLiteValueConvertible/bind(to:)`` borrows a slot and binds through it. A slot is noncopyable and only
+/// ever borrowed, so it cannot be kept past that call. Text and blobs are bound with their exact byte length
+/// (an embedded NUL is kept); an empty blob is bound as a zero-length blob, not as NULL.
+public struct ParameterSlot: ~Copyable {
     @usableFromInline let statement: OpaquePointer
+    /// The statement's owner. Unowned: a slot never outlives the run that lends it.
+    @usableFromInline unowned(unsafe) let raw: RawStatement
     /// The 1-based parameter index.
     public let index: Int32
 
-    @inlinable init(statement: OpaquePointer, index: Int32) {
-        self.statement = statement
+    @inlinable init(raw: RawStatement, index: Int32) {
+        statement = raw.handle
+        self.raw = raw
         self.index = index
     }
 
@@ -56,11 +59,11 @@ public struct ParameterSlot {
         let code = text.withUTF8 { utf8 in
             guard let base = utf8.baseAddress, !utf8.isEmpty else {
                 // SQLite needs a non-NULL pointer for empty text: NULL would bind SQL NULL.
-                return sqlite3_bind_text64(statement, index, "", 0, SQLiteCalls.transient, UInt8(SQLITE_UTF8))
+                return sqlite3_bind_text64(statement, index, "", 0, RawStatement.transient, UInt8(SQLITE_UTF8))
             }
             return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
                 sqlite3_bind_text64(
-                    statement, index, chars, sqlite3_uint64(utf8.count), SQLiteCalls.transient, UInt8(SQLITE_UTF8))
+                    statement, index, chars, sqlite3_uint64(utf8.count), RawStatement.transient, UInt8(SQLITE_UTF8))
             }
         }
         try check(code)
@@ -76,7 +79,7 @@ public struct ParameterSlot {
             try check(sqlite3_bind_zeroblob(statement, index, 0))
             return
         }
-        try check(sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(bytes.count), SQLiteCalls.transient))
+        try check(sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(bytes.count), RawStatement.transient))
     }
 
     /// Binds any ``SQLiteValue``.
@@ -89,13 +92,15 @@ public struct ParameterSlot {
         case .integer(let integer): try bind(integer)
         case .real(let real): try bind(real)
         case .text(let text): try bind(text)
-        case .blob(let blob): try blob.bind(to: self)
+        case .blob(let blob):
+            let result = blob.withUnsafeBytes { bytes in Result { () throws(SQLiteError) in try bind(bytes: bytes) } }
+            try result.get()
         }
     }
 
     /// Binds `value`, the way `value.bind(to:)` does.
     ///
-    /// As in ``ColumnValue``'s decoding, Swift 6.3 leaves a call to a protocol requirement with typed throws
+    /// As in ``StoredValue``'s decoding, Swift 6.3 leaves a call to a protocol requirement with typed throws
     /// indirect across modules, so for the standard types this calls their `bind(to:)` directly; each type test
     /// folds away when the caller is specialized.
     @inlinable @inline(__always)
@@ -127,7 +132,7 @@ public struct ParameterSlot {
     }
 
     @usableFromInline func bindError(_ code: Int32) -> SQLiteError {
-        var error = SQLiteCalls.error(code, statement: statement)
+        var error = SQLiteError(code: code, statement: statement)
         if code == SQLITE_RANGE {
             error.kind = .parameterMismatch
             error.message =
@@ -141,7 +146,7 @@ public struct ParameterSlot {
     @usableFromInline func failure(_ message: String) -> SQLiteError {
         var error = SQLiteError.conversion(message)
         error.parameter = parameterName
-        error.sql = String(cString: sqlite3_sql(statement))
+        error.sql = raw.sql
         return error
     }
 

@@ -2,22 +2,37 @@ import CSQLiteSwiftly
 
 /// The current row of a running statement, read by 0-based column index.
 ///
-/// A row is only valid inside the ``RowDecodable/init(row:)`` call that receives it. Reading never converts
-/// silently: NULL into a non-optional, TEXT or REAL into an integer, or an integer out of the Swift type's range
-/// all throw ``SQLiteError/Kind/conversionFailed``, naming the column and the row.
-public struct Row {
+/// A row is lent to ``RowDecodable/init(row:)`` and is valid only during that call. It is noncopyable and only
+/// ever borrowed, so it cannot be kept past the call: storing it in a property or capturing it in an escaping
+/// closure does not compile.
+///
+/// The indexes are those of the row type. A type that declares ``RowDecodable/expectedColumnNames`` (every
+/// ``TableModel`` does) reads its columns in its own order, whatever the order of the statement's result: the
+/// statement works out, once, where each of the type's columns is, so `SELECT *` reads a model correctly even
+/// after a migration added or reordered columns. Other types see the statement's columns as they are.
+///
+/// Reading never converts silently: NULL into a non-optional, TEXT or REAL into an integer, or an integer out of
+/// the Swift type's range all throw ``SQLiteError/Kind/conversionFailed``, naming the column, the row, the SQL
+/// and the table.
+public struct Row: ~Copyable {
     @usableFromInline let statement: OpaquePointer
+    /// The statement's owner, for the context of errors. Unowned: a row never outlives the run that lends it.
+    @usableFromInline unowned(unsafe) let raw: RawStatement
+    /// For each of the row type's columns, its position in the result; `nil` when the positions are the indexes.
+    @usableFromInline let columnMap: UnsafePointer<Int32>?
     @usableFromInline let columnCount: Int32
     /// The 1-based number of this row within the statement's results.
     public let number: Int
 
-    @inlinable init(statement: OpaquePointer, columnCount: Int32, number: Int) {
-        self.statement = statement
-        self.columnCount = columnCount
+    @inlinable init(raw: RawStatement, number: Int) {
+        statement = raw.handle
+        self.raw = raw
+        columnMap = UnsafePointer(raw.columnMap)
+        columnCount = raw.visibleColumnCount
         self.number = number
     }
 
-    /// The number of columns.
+    /// The number of columns the row type reads (for other types, the statement's result columns).
     public var count: Int { Int(columnCount) }
 
     /// Reads the column at `index` as `Value`.
@@ -44,8 +59,7 @@ public struct Row {
             guard let index = index(of: name) else {
                 var error = SQLiteError.conversion("the result has no column named \"\(name)\"")
                 error.column = name
-                error.row = number
-                throw error
+                throw located(error, position: nil)
             }
             return try value(at: index)
         }
@@ -62,22 +76,36 @@ public struct Row {
     public func value<Value: SQLiteValueConvertible>(at index: Int, as type: Value.Type = Value.self)
         throws(SQLiteError) -> Value
     {
-        guard index >= 0 && index < Int(columnCount) else { throw outOfRange(index) }
-        let position = Int32(truncatingIfNeeded: index)
+        let position = try self.position(of: index)
         do {
-            return try ColumnValue(sqlite3_column_value(statement, position)).decode(Value.self)
+            return try StoredValue(sqlite3_column_value(statement, position)).decode(Value.self)
         } catch {
-            throw located(error, index: position)
+            throw located(error, position: position)
         }
     }
 
-    /// The stored value of the column at `index`, whatever its type.
+    /// Whether the column at `index` holds NULL.
     ///
     /// - Parameter index: The 0-based column index.
-    /// - Returns: The value, or ``SQLiteValue/null`` when `index` is out of range.
-    public func sqliteValue(at index: Int) -> SQLiteValue {
-        guard index >= 0 && index < Int(columnCount) else { return .null }
-        return ColumnValue(sqlite3_column_value(statement, Int32(index))).sqliteValue
+    /// - Returns: `true` for NULL.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` when `index` is out of range.
+    public func isNull(at index: Int) throws(SQLiteError) -> Bool {
+        sqlite3_column_type(statement, try position(of: index)) == SQLITE_NULL
+    }
+
+    /// The value of the column at `index`, whatever its storage class.
+    ///
+    /// - Parameter index: The 0-based column index.
+    /// - Returns: The value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` when `index` is out of range or the text is not valid
+    ///   UTF-8 (read it as `[UInt8]` instead).
+    public func sqliteValue(at index: Int) throws(SQLiteError) -> SQLiteValue {
+        let position = try position(of: index)
+        do {
+            return try StoredValue(sqlite3_column_value(statement, position)).sqliteValue()
+        } catch {
+            throw located(error, position: position)
+        }
     }
 
     /// The name of the column at `index`, as SQLite reports it.
@@ -85,10 +113,8 @@ public struct Row {
     /// - Parameter index: The 0-based column index.
     /// - Returns: The name, or an empty string when `index` is out of range.
     public func columnName(at index: Int) -> String {
-        guard index >= 0 && index < Int(columnCount), let name = sqlite3_column_name(statement, Int32(index)) else {
-            return ""
-        }
-        return String(cString: name)
+        guard let position = try? position(of: index) else { return "" }
+        return name(atPosition: position)
     }
 
     /// The 0-based index of the column named `name`, ignoring ASCII case.
@@ -96,19 +122,35 @@ public struct Row {
     /// - Parameter name: The column name.
     /// - Returns: The index, or `nil` if no column has that name.
     public func index(of name: String) -> Int? {
-        (0..<count).first { columnName(at: $0).sqlIdentifierKey == name.sqlIdentifierKey }
+        let key = name.sqlIdentifierKey
+        for index in 0..<count where columnName(at: index).sqlIdentifierKey == key { return index }
+        return nil
+    }
+
+    /// The result position of the row type's column `index`.
+    @inlinable @inline(__always) func position(of index: Int) throws(SQLiteError) -> Int32 {
+        guard index >= 0 && index < Int(columnCount) else { throw outOfRange(index) }
+        let column = Int32(truncatingIfNeeded: index)
+        guard let columnMap else { return column }
+        return columnMap[index]
+    }
+
+    func name(atPosition position: Int32) -> String {
+        sqlite3_column_name(statement, position).map { String(cString: $0) } ?? ""
     }
 
     @usableFromInline func outOfRange(_ index: Int) -> SQLiteError {
-        var error = SQLiteError.conversion("column index \(index) is out of range: the row has \(columnCount) columns")
-        error.row = number
-        error.sql = String(cString: sqlite3_sql(statement))
-        return error
+        located(.conversion("column index \(index) is out of range: the row has \(columnCount) columns"), position: nil)
     }
 
-    @usableFromInline func located(_ error: SQLiteError, index: Int32) -> SQLiteError {
-        // The table is filled in by the run loop, which knows it for model reads; sqlite3_column_table_name would
-        // need SQLITE_ENABLE_COLUMN_METADATA, which not every SQLite build has.
-        error.with(column: columnName(at: Int(index)), row: number)
+    /// Adds where the error happened: column, row, SQL, and the table (the model's, or the column's origin).
+    @usableFromInline func located(_ error: SQLiteError, position: Int32?) -> SQLiteError {
+        var column: String?
+        var table = raw.table
+        if let position {
+            column = name(atPosition: position)
+            if let origin = csqlite_column_table_name(statement, position) { table = String(cString: origin) }
+        }
+        return error.with(sql: raw.sql, table: table, column: column, row: number)
     }
 }

@@ -1,11 +1,10 @@
-import CSQLiteSwiftly
-
 /// Binds a model's values to a prepared statement's parameters, one column after the other.
 ///
 /// A ``TableModel``'s ``TableModel/encode(to:)`` calls ``encode(_:)`` once per column, in the order of
-/// ``TableModel/columns``. The statement checks afterwards that exactly one value per column was encoded.
-public struct RowEncoder {
-    @usableFromInline let statement: OpaquePointer
+/// ``TableModel/columns``; the statement checks afterwards that exactly one value per column was encoded. An
+/// encoder is noncopyable and lent `inout` to that one call, so it cannot be kept past it.
+public struct RowEncoder: ~Copyable {
+    @usableFromInline unowned(unsafe) let raw: RawStatement
     /// For statements that use only some columns (a DELETE by primary key), the parameter index of each
     /// column, 0 for columns the statement does not use; `nil` when column `n` binds parameter `n`.
     @usableFromInline let parameterMap: [Int32]?
@@ -14,9 +13,9 @@ public struct RowEncoder {
     /// How many values have been encoded.
     public var count: Int { encodedCount }
 
-    @inlinable init(statement: OpaquePointer, parameterMap: [Int32]?) {
-        self.statement = statement
-        self.parameterMap = parameterMap
+    @inlinable init(raw: RawStatement) {
+        self.raw = raw
+        parameterMap = raw.parameterMap
     }
 
     /// Binds the next column's value.
@@ -26,18 +25,21 @@ public struct RowEncoder {
     ///   text past SQLite's size limit) or the model encodes more values than it has columns.
     @inlinable public mutating func encode<Value: SQLiteValueConvertible>(_ value: Value) throws(SQLiteError) {
         encodedCount += 1
-        var index = Int32(truncatingIfNeeded: encodedCount)
-        if let parameterMap {
-            guard encodedCount <= parameterMap.count else { throw tooMany() }
-            index = parameterMap[encodedCount - 1]
-            if index == 0 { return }
-        }
-        try ParameterSlot(statement: statement, index: index).bindValue(value)
+        guard let index = try parameter(ofColumn: encodedCount - 1) else { return }
+        try ParameterSlot(raw: raw, index: index).bindValue(value)
+    }
+
+    /// The 1-based parameter of a 0-based column, `nil` when the statement does not use the column.
+    @inlinable func parameter(ofColumn column: Int) throws(SQLiteError) -> Int32? {
+        guard let parameterMap else { return Int32(truncatingIfNeeded: column + 1) }
+        guard column < parameterMap.count else { throw tooMany() }
+        let index = parameterMap[column]
+        return index == 0 ? nil : index
     }
 
     @usableFromInline func tooMany() -> SQLiteError {
         SQLiteError(
-            .parameterMismatch, message: "the model encodes more values than its \(count - 1) columns",
-            sql: String(cString: sqlite3_sql(statement)))
+            .parameterMismatch, message: "the model encodes more values than its \(parameterMap?.count ?? 0) columns",
+            sql: raw.sql)
     }
 }

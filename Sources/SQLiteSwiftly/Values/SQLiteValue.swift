@@ -1,3 +1,5 @@
+import CSQLiteSwiftly
+
 /// One value as SQLite stores it: NULL, a 64-bit integer, a double, UTF-8 text or a blob.
 ///
 /// Untyped rows (``UntypedRow``) hold these, and custom ``SQLiteValueConvertible`` types convert through them.
@@ -79,21 +81,61 @@ public enum StorageClass: String, Hashable, Sendable, CustomStringConvertible {
 
     /// The storage class's SQL name.
     public var description: String { rawValue }
+
+    /// The storage class of an `SQLITE_INTEGER`, `SQLITE_FLOAT`, ... type code.
+    @inlinable init(code: Int32) {
+        switch code {
+        case SQLITE_INTEGER: self = .integer
+        case SQLITE_FLOAT: self = .real
+        case SQLITE_TEXT: self = .text
+        case SQLITE_BLOB: self = .blob
+        default: self = .null
+        }
+    }
 }
 
-/// The declared type of a column in `CREATE TABLE`, which sets the column's type affinity.
-public enum ColumnType: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// `INTEGER` affinity: integers, Booleans.
-    case integer = "INTEGER"
-    /// `REAL` affinity: floating-point numbers.
-    case real = "REAL"
-    /// `TEXT` affinity: strings.
-    case text = "TEXT"
-    /// `BLOB` (no affinity): bytes, stored as given.
-    case blob = "BLOB"
-    /// `NUMERIC` affinity: numbers stored in the most compact exact form.
-    case numeric = "NUMERIC"
+/// The declared type of a column, as written in `CREATE TABLE`, which decides the column's type affinity.
+///
+/// SQLite accepts any text as a declared type (`VARCHAR(20)`, `DATETIME`, none at all) and derives one of five
+/// affinities from it: see <https://www.sqlite.org/datatype3.html#determination_of_column_affinity>. The
+/// constants are the five canonical names and ``any`` (no declared type); any other text is kept as written.
+/// A declared type is a value, not an enum case, so that a table of an existing database can be described as
+/// it was declared.
+public struct DeclaredType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The type as written in `CREATE TABLE`; empty for a column declared without a type.
+    public let rawValue: String
 
-    /// The type's SQL name, as written in `CREATE TABLE`.
-    public var description: String { rawValue }
+    /// Creates a declared type from its SQL text.
+    ///
+    /// - Parameter rawValue: The type as written in `CREATE TABLE`, such as `"VARCHAR(20)"`.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// `INTEGER` affinity: integers, Booleans. An `INTEGER PRIMARY KEY` is the table's row id.
+    public static let integer = DeclaredType(rawValue: "INTEGER")
+    /// `REAL` affinity: floating-point numbers.
+    public static let real = DeclaredType(rawValue: "REAL")
+    /// `TEXT` affinity: strings.
+    public static let text = DeclaredType(rawValue: "TEXT")
+    /// `BLOB` (no affinity): bytes, stored as given.
+    public static let blob = DeclaredType(rawValue: "BLOB")
+    /// `NUMERIC` affinity: numbers stored in the most compact exact form.
+    public static let numeric = DeclaredType(rawValue: "NUMERIC")
+    /// No declared type: every value is stored as given, whatever its storage class (BLOB affinity).
+    public static let any = DeclaredType(rawValue: "")
+
+    /// The canonical type with the same affinity: one of ``integer``, ``text``, ``blob``, ``real`` and
+    /// ``numeric``, found by SQLite's rules, in their order. ``any`` has ``blob``'s affinity.
+    public var affinity: DeclaredType {
+        let type = rawValue.uppercased()
+        if type.contains("INT") { return .integer }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .text }
+        if type.contains("BLOB") || type.isEmpty { return .blob }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return .real }
+        return .numeric
+    }
+
+    /// The type's SQL text, or `(none)` for a column without a declared type.
+    public var description: String { rawValue.isEmpty ? "(none)" : rawValue }
 }

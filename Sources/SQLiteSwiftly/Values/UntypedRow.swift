@@ -11,12 +11,17 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
     /// The values, in column order.
     public let values: [SQLiteValue]
 
-    /// Creates a row from names and values.
+    /// Creates a row from names and values, one value per name.
     ///
     /// - Parameters:
     ///   - columnNames: The column names, in order.
     ///   - values: The values, in the same order.
-    public init(columnNames: [String], values: [SQLiteValue]) {
+    /// - Throws: ``SQLiteError/Kind/misuse`` when the counts differ.
+    public init(columnNames: [String], values: [SQLiteValue]) throws(SQLiteError) {
+        guard columnNames.count == values.count else {
+            throw SQLiteError(
+                .misuse, message: "an UntypedRow needs one value per column: \(columnNames.count) names, \(values.count) values")
+        }
         self.columnNames = columnNames
         self.values = values
     }
@@ -24,9 +29,19 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
     /// Reads every column of the current row.
     ///
     /// - Parameter row: The current result row.
-    public init(row: Row) {
-        columnNames = (0..<row.count).map(row.columnName(at:))
-        values = (0..<row.count).map(row.sqliteValue(at:))
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT that is not valid UTF-8 (read such a column as
+    ///   `[UInt8]` with a row type of your own), naming the column and row.
+    public init(row: borrowing Row) throws(SQLiteError) {
+        var names: [String] = []
+        var values: [SQLiteValue] = []
+        names.reserveCapacity(row.count)
+        values.reserveCapacity(row.count)
+        for index in 0..<row.count {
+            names.append(row.columnName(at: index))
+            values.append(try row.sqliteValue(at: index))
+        }
+        columnNames = names
+        self.values = values
     }
 
     /// The value at a 0-based column index, or `nil` when the index is out of range.

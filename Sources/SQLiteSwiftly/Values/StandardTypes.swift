@@ -9,15 +9,15 @@
 
 extension SQLiteValueConvertible where Self: FixedWidthInteger {
     /// Integers are declared `INTEGER`.
-    @inlinable public static var columnType: ColumnType { .integer }
+    @inlinable public static var declaredType: DeclaredType { .integer }
 
     /// Reads an INTEGER, refusing values outside the type's range.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes or out-of-range values.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        let stored = try column.int64()
-        guard let value = Self(exactly: stored) else { throw .conversion("INTEGER out of range for \(Self.self)") }
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        let integer = try stored.int64()
+        guard let value = Self(exactly: integer) else { throw .conversion("INTEGER out of range for \(Self.self)") }
         self = value
     }
 
@@ -47,7 +47,7 @@ extension SQLiteValueConvertible where Self: FixedWidthInteger {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for values SQLite cannot hold.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         guard let stored = Int64(exactly: self) else {
             throw slot.failure("\(Self.self) value above Int64.max cannot be stored")
         }
@@ -68,14 +68,14 @@ extension UInt64: SQLiteValueConvertible {}
 
 extension Bool: SQLiteValueConvertible {
     /// Booleans are declared `INTEGER` and stored as 0 or 1.
-    public static var columnType: ColumnType { .integer }
+    public static var declaredType: DeclaredType { .integer }
 
     /// Reads INTEGER 0 or 1; any other value is refused rather than guessed.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other values.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        try self.init(sqliteValue: .integer(try column.int64()))
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        try self.init(sqliteValue: .integer(try stored.int64()))
     }
 
     /// Converts INTEGER 0 or 1.
@@ -98,21 +98,21 @@ extension Bool: SQLiteValueConvertible {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError/Kind/parameterMismatch`` for a missing parameter.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         try slot.bind(self ? 1 : 0 as Int64)
     }
 }
 
 extension Double: SQLiteValueConvertible {
     /// Doubles are declared `REAL`.
-    public static var columnType: ColumnType { .real }
+    public static var declaredType: DeclaredType { .real }
 
     /// Reads a REAL, or an INTEGER converted to the nearest double.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        self = try column.double()
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        self = try stored.double()
     }
 
     /// Converts a REAL or INTEGER.
@@ -139,22 +139,22 @@ extension Double: SQLiteValueConvertible {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for NaN.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         try slot.bind(self)
     }
 }
 
 extension Float: SQLiteValueConvertible {
     /// Floats are declared `REAL` and stored as doubles.
-    public static var columnType: ColumnType { .real }
+    public static var declaredType: DeclaredType { .real }
 
     /// Reads a REAL or INTEGER, rounded to the nearest float.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL, and for a finite value too large
     ///   for a float (it would read as infinity).
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        self = try Float(checking: column.double())
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        self = try Float(checking: stored.double())
     }
 
     /// Converts a REAL or INTEGER.
@@ -184,21 +184,21 @@ extension Float: SQLiteValueConvertible {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for NaN.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         try slot.bind(Double(self))
     }
 }
 
 extension String: SQLiteValueConvertible {
     /// Strings are declared `TEXT`.
-    public static var columnType: ColumnType { .text }
+    public static var declaredType: DeclaredType { .text }
 
     /// Reads TEXT that is valid UTF-8.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes or invalid UTF-8.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        self = try column.string()
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        self = try stored.string()
     }
 
     /// Converts TEXT.
@@ -219,22 +219,21 @@ extension String: SQLiteValueConvertible {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError`` with code ``ResultCode/tooBig`` past SQLite's limit.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         try slot.bind(self)
     }
 }
 
-extension Array: SQLiteArgument where Element == UInt8 {}
 extension Array: SQLiteValueConvertible where Element == UInt8 {
     /// Byte arrays are declared `BLOB`.
-    public static var columnType: ColumnType { .blob }
+    public static var declaredType: DeclaredType { .blob }
 
     /// Reads a BLOB (or the bytes of TEXT); an empty blob gives an empty array.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for INTEGER, REAL and NULL.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        self = try column.bytes()
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        self = try stored.bytes()
     }
 
     /// Converts a BLOB or TEXT.
@@ -256,7 +255,7 @@ extension Array: SQLiteValueConvertible where Element == UInt8 {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError`` with code ``ResultCode/tooBig`` past SQLite's limit.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         let result = withUnsafeBytes { bytes in Result { () throws(SQLiteError) in try slot.bind(bytes: bytes) } }
         try result.get()
     }
@@ -264,14 +263,14 @@ extension Array: SQLiteValueConvertible where Element == UInt8 {
 
 extension Data: SQLiteValueConvertible {
     /// Data is declared `BLOB`.
-    public static var columnType: ColumnType { .blob }
+    public static var declaredType: DeclaredType { .blob }
 
     /// Reads a BLOB (or the bytes of TEXT); an empty blob gives empty data.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for INTEGER, REAL and NULL.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        self = try column.data()
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        self = try stored.data()
     }
 
     /// Converts a BLOB or TEXT.
@@ -289,26 +288,25 @@ extension Data: SQLiteValueConvertible {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError`` with code ``ResultCode/tooBig`` past SQLite's limit.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         let result = withUnsafeBytes { bytes in Result { () throws(SQLiteError) in try slot.bind(bytes: bytes) } }
         try result.get()
     }
 }
 
-extension Optional: SQLiteArgument where Wrapped: SQLiteValueConvertible {}
 extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible {
-    /// The wrapped type's column type.
-    @inlinable public static var columnType: ColumnType { Wrapped.columnType }
+    /// The wrapped type's declared type.
+    @inlinable public static var declaredType: DeclaredType { Wrapped.declaredType }
 
     /// Optionals accept NULL.
     @inlinable public static var isNullable: Bool { true }
 
     /// Reads NULL as `nil`, anything else as the wrapped type.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` when a non-NULL value cannot represent `Wrapped`.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        self = column.isNull ? nil : try Wrapped(column: column)
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        self = stored.isNull ? nil : try Wrapped(stored: stored)
     }
 
     /// Converts NULL to `nil`, anything else to the wrapped type.
@@ -328,7 +326,41 @@ extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: As the wrapped type's ``SQLiteValueConvertible/bind(to:)``.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         if let self { try self.bind(to: slot) } else { try slot.bindNull() }
+    }
+}
+
+extension SQLiteValue: SQLiteValueConvertible {
+    /// No declared type: the column stores every value as given, so any value reads back as it was written.
+    public static var declaredType: DeclaredType { .any }
+
+    /// ``SQLiteValue/null`` is a value like any other.
+    public static var isNullable: Bool { true }
+
+    /// Reads the stored value as it is; TEXT must be valid UTF-8.
+    ///
+    /// - Parameter stored: The stored value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT that is not valid UTF-8.
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        self = try stored.sqliteValue()
+    }
+
+    /// The value itself.
+    ///
+    /// - Parameter sqliteValue: The stored value.
+    public init(sqliteValue: SQLiteValue) {
+        self = sqliteValue
+    }
+
+    /// The value itself.
+    public var sqliteValue: SQLiteValue { self }
+
+    /// Binds the value as it is.
+    ///
+    /// - Parameter slot: The parameter to bind.
+    /// - Throws: ``SQLiteError`` for NaN, and as the typed `bind` methods of ``ParameterSlot`` do.
+    public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
+        try slot.bind(self)
     }
 }

@@ -8,21 +8,21 @@
 
 extension Date: SQLiteValueConvertible {
     /// Dates are declared `TEXT`.
-    public static var columnType: ColumnType { .text }
+    public static var declaredType: DeclaredType { .text }
 
     /// Reads TEXT of the form `YYYY-MM-DD HH:MM:SS.SSS` (UTC).
     ///
     /// The forms SQLite writes are accepted too: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM`, `YYYY-MM-DD HH:MM:SS`,
     /// `T` instead of the space, any number of fraction digits, and a `Z` or `±HH:MM` suffix.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes (numbers are not guessed to
     ///   be Unix or Julian times) and for text that is not such a date.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        try self.init(dateText: try column.string())
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        try self.init(dateText: try stored.string())
     }
 
-    /// Converts TEXT as ``init(column:)`` does.
+    /// Converts TEXT as ``init(stored:)`` does.
     ///
     /// - Parameter sqliteValue: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes and malformed text.
@@ -46,7 +46,7 @@ extension Date: SQLiteValueConvertible {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for dates outside the years 0000 to 9999.
-    public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         do {
             try slot.bind(try DateText.format(sinceReferenceDate: timeIntervalSinceReferenceDate))
         } catch {
@@ -57,19 +57,19 @@ extension Date: SQLiteValueConvertible {
 
 extension UUID: SQLiteValueConvertible {
     /// UUIDs are declared `BLOB` and stored as their 16 bytes.
-    public static var columnType: ColumnType { .blob }
+    public static var declaredType: DeclaredType { .blob }
 
     /// Reads a 16-byte BLOB, or TEXT in the 36-character form (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, any
     /// case) for tables written by other programs.
     ///
-    /// - Parameter column: The column of the current row.
+    /// - Parameter stored: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for blobs of another size, malformed text, numbers and
     ///   NULL.
-    @inlinable public init(column: ColumnValue) throws(SQLiteError) {
-        if column.storageClass == .text {
-            try self.init(uuidText: try column.string())
+    @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
+        if stored.storageClass == .text {
+            try self.init(uuidText: try stored.string())
         } else {
-            try self.init(uuidBytes: try column.bytes())
+            try self.init(uuidBytes: try stored.bytes())
         }
     }
 
@@ -108,7 +108,7 @@ extension UUID: SQLiteValueConvertible {
     ///
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError/Kind/parameterMismatch`` for a missing parameter.
-    @inlinable public func bind(to slot: ParameterSlot) throws(SQLiteError) {
+    @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
         let result = withUnsafeBytes(of: uuid) { bytes in
             Result { () throws(SQLiteError) in try slot.bind(bytes: bytes) }
         }
@@ -118,7 +118,7 @@ extension UUID: SQLiteValueConvertible {
 
 extension URL: SQLiteValueConvertible {
     /// URLs are declared `TEXT` and stored as their `absoluteString`.
-    public static var columnType: ColumnType { .text }
+    public static var declaredType: DeclaredType { .text }
 
     /// Converts TEXT that `URL(string:)` accepts.
     ///
@@ -139,7 +139,7 @@ extension URL: SQLiteValueConvertible {
 extension Decimal: SQLiteValueConvertible {
     /// Decimals are declared `TEXT`, so that SQLite keeps every digit (a `NUMERIC` or `REAL` column would
     /// round them to a double). Compare and sort them in Swift: SQL compares the text.
-    public static var columnType: ColumnType { .text }
+    public static var declaredType: DeclaredType { .text }
 
     /// Converts TEXT holding a decimal number (`-12.340`, `1e-3`), or an INTEGER.
     ///

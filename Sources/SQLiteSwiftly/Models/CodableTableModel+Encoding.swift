@@ -1,0 +1,321 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension RowEncoder {
+    /// Binds a `Codable` model's values through its `Encodable` conformance, each to its column's parameter by
+    /// coding key, then binds NULL to the nullable columns it skipped (a `nil` optional). Counts every column as
+    /// encoded once all are bound.
+    mutating func encodeByName<Model: Encodable>(_ model: Model, columns: [Column]) throws {
+        let state = RowEncodingState(raw: raw, parameterMap: parameterMap, columns: columns, model: Model.self)
+        defer { state.isValid = false }
+        try model.encode(to: ModelEncoder(state: state))
+        try state.finish()
+        encodedCount = columns.count
+    }
+}
+
+/// The per-row state of a ``CodableTableModel`` encoding: where each column binds, and which were bound.
+///
+/// An `Encoder` is a reference a model's `encode(to:)` could keep; the state is therefore marked invalid once
+/// `encode(to:)` returns, and an encoder used later throws instead of binding to a statement that moved on.
+final class RowEncodingState {
+    let raw: RawStatement
+    let parameterMap: [Int32]?
+    @exclusivity(unchecked) var lookup: CodingKeyLookup
+    let model: Any.Type
+    @exclusivity(unchecked) private var encodedLow: UInt64 = 0
+    private var encodedHigh: Set<Int> = []
+    @exclusivity(unchecked) var isValid = true
+
+    var columns: [Column] { lookup.columns }
+
+    init(raw: RawStatement, parameterMap: [Int32]?, columns: [Column], model: Any.Type) {
+        self.raw = raw
+        self.parameterMap = parameterMap
+        lookup = CodingKeyLookup(columns: columns)
+        self.model = model
+    }
+
+    func index(of key: some CodingKey) throws -> Int {
+        guard isValid else {
+            throw SQLiteError(
+                .misuse, message: "an Encoder was used after the encode(to:) it was given returned", sql: raw.sql)
+        }
+        guard let index = lookup.index(of: key) else {
+            var error = SQLiteError(
+                .modelMismatch, message: "\(model) encodes key \"\(key.stringValue)\", which is not one of its columns")
+            error.column = key.stringValue
+            throw error
+        }
+        return index
+    }
+
+    /// The 1-based parameter of a column, 0 when the statement does not use it.
+    private func parameter(of column: Int) -> Int32 {
+        guard let parameterMap else { return Int32(truncatingIfNeeded: column + 1) }
+        return column < parameterMap.count ? parameterMap[column] : 0
+    }
+
+    private func isEncoded(_ column: Int) -> Bool {
+        column < 64 ? encodedLow & (1 << UInt64(column)) != 0 : encodedHigh.contains(column)
+    }
+
+    /// Records the column as encoded and returns its parameter, or `nil` when the statement does not use it.
+    @inline(__always) private func parameter(encoding column: Int) -> Int32? {
+        if column < 64 { encodedLow |= 1 << UInt64(column) } else { encodedHigh.insert(column) }
+        let index = parameter(of: column)
+        return index == 0 ? nil : index
+    }
+
+    @inline(__always) func bind<V: SQLiteValueConvertible>(_ value: V, column: Int) throws(SQLiteError) {
+        if let index = parameter(encoding: column) { try ParameterSlot(raw: raw, index: index).bindValue(value) }
+    }
+
+    func bind(value: SQLiteValue, column: Int) throws(SQLiteError) {
+        if let index = parameter(encoding: column) { try ParameterSlot(raw: raw, index: index).bind(value) }
+    }
+
+    /// Binds any `Encodable`: directly for storable types, else as a single value or JSON text.
+    func encode<T: Encodable>(_ value: T, column: Int) throws {
+        if let convertible = T.self as? any SQLiteValueConvertible.Type {
+            try bind(convertible, value, column: column)
+            return
+        }
+        let probe = ColumnEncoder()
+        do {
+            try value.encode(to: probe)
+        } catch is NeedsJSON {
+            probe.needsJSON = true
+        }
+        if probe.needsJSON {
+            try bind(try JSONText.encode(value, column: columns[column].name), column: column)
+        } else {
+            try bind(value: probe.value ?? .null, column: column)
+        }
+    }
+
+    private func bind<V: SQLiteValueConvertible, T>(_ type: V.Type, _ value: T, column: Int) throws {
+        guard let typed = value as? V else { throw SQLiteError(.misuse, message: "\(T.self) is not \(V.self)") }
+        try bind(typed, column: column)
+    }
+
+    /// Binds NULL to the nullable columns the model skipped (a `nil` optional); fails for the others.
+    func finish() throws(SQLiteError) {
+        for (column, definition) in columns.enumerated() where !isEncoded(column) {
+            let index = parameter(of: column)
+            guard index != 0 else { continue }
+            guard definition.isNullable else {
+                var error = SQLiteError(
+                    .parameterMismatch,
+                    message: "\(model) encoded no value for non-nullable column \"\(definition.name)\"")
+                error.column = definition.name
+                throw error
+            }
+            try ParameterSlot(raw: raw, index: index).bindNull()
+        }
+    }
+}
+
+/// The `Encoder` handed to a ``CodableTableModel``'s `encode(to:)`: one keyed container over the columns.
+struct ModelEncoder: Encoder {
+    let state: RowEncodingState
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedRowEncodingContainer<Key>(state: state))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        RefusingContainer<AnyCodingKey>(error: Self.keyedOnly)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        RefusingContainer<AnyCodingKey>(error: Self.keyedOnly)
+    }
+
+    static let keyedOnly = SQLiteError(.misuse, message: "a CodableTableModel must encode with a keyed container")
+}
+
+/// The keyed container of a model being encoded: each key binds the parameter of the column of that name.
+struct KeyedRowEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let state: RowEncodingState
+    var codingPath: [any CodingKey] { [] }
+
+    @inline(__always) private func bind<V: SQLiteValueConvertible>(_ value: V, _ key: Key) throws {
+        try state.bind(value, column: state.index(of: key))
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try state.bind(value: .null, column: state.index(of: key))
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try bind(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try bind(value, key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try state.encode(value, column: state.index(of: key))
+    }
+
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try bind(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try bind(value, key) }
+
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        let column = try state.index(of: key)
+        if let value { try state.encode(value, column: column) } else { try state.bind(value: .null, column: column) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(RefusingContainer<NestedKey>(error: Self.nested))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        RefusingContainer<AnyCodingKey>(error: Self.nested)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        RefusingContainer<AnyCodingKey>(error: Self.nested)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        RefusingContainer<AnyCodingKey>(error: Self.nested)
+    }
+
+    static var nested: SQLiteError {
+        SQLiteError(.misuse, message: "nested containers and class inheritance are not supported by CodableTableModel")
+    }
+}
+
+/// Captures the single value an `Encodable` that is not ``SQLiteValueConvertible`` encodes, such as a
+/// `String`-backed enum that only conforms to `Codable`.
+///
+/// A value that asks for a keyed or unkeyed container sets ``needsJSON`` (its containers throw ``NeedsJSON``),
+/// and the caller stores it as JSON text instead.
+final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
+    var value: SQLiteValue?
+    var needsJSON = false
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        needsJSON = true
+        return KeyedEncodingContainer(RefusingContainer<Key>(error: NeedsJSON()))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        needsJSON = true
+        return RefusingContainer<AnyCodingKey>(error: NeedsJSON())
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func encodeNil() throws { value = .null }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        if let convertible = value as? any SQLiteValueConvertible {
+            self.value = try convertible.sqliteValue
+        } else {
+            try value.encode(to: self)
+        }
+    }
+}
+
+/// JSON text for values stored as JSON (arrays, dictionaries, nested structs).
+enum JSONText {
+    static func encode<T: Encodable>(_ value: T, column: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            var failure = SQLiteError.conversion("\(T.self) does not encode as JSON: \(error)")
+            failure.column = column
+            throw failure
+        }
+    }
+}
+
+/// An encoder and container that throws a fixed error at the first value, for shapes a row cannot hold.
+///
+/// `Encoder`'s container methods cannot throw, so the error comes when the first value is encoded.
+struct RefusingContainer<Key: CodingKey>: Encoder, KeyedEncodingContainerProtocol, UnkeyedEncodingContainer,
+    SingleValueEncodingContainer
+{
+    let error: any Error
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var count: Int { 0 }
+
+    func container<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(RefusingContainer<NestedKey>(error: error))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { self }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    mutating func encodeNil(forKey key: Key) throws { throw error }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw error }
+    mutating func encodeNil() throws { throw error }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw error }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        container(keyedBy: keyType)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
+        container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { self }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+    mutating func superEncoder() -> any Encoder { self }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { self }
+}
+
+/// A coding key built from a string or an integer.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}

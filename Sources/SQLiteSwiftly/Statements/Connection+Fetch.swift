@@ -1,0 +1,155 @@
+// The read and write vocabulary of a connection: execute, fetchAll, fetchOne, fetchValue, fetchCursor, always
+// in the order type, SQL, arguments. Statements are compiled once and kept in the connection's cache.
+
+extension Connection {
+    /// Compiles one SQL statement for repeated use.
+    ///
+    /// - Parameter sql: Exactly one SQL statement, with `?` or named parameters for the values of each run.
+    /// - Returns: A statement bound to this connection.
+    /// - Throws: ``SQLiteError`` for SQL errors, empty SQL, several statements, or interpolated values (a
+    ///   prepared statement receives its values at each run).
+    public func prepare(_ sql: SQL) throws(SQLiteError) -> Statement {
+        guard sql.arguments.isEmpty else {
+            throw SQLiteError(
+                .parameterMismatch,
+                message: "a prepared statement takes its values at each run: write ? or :name parameters instead of "
+                    + "interpolating values", sql: sql.text)
+        }
+        return try Statement(connection: self, sql: sql.text)
+    }
+
+    /// Runs one SQL statement and returns the number of changed rows.
+    ///
+    /// ```swift
+    /// try db.execute("UPDATE planets SET moons = \(2) WHERE name = \(name)")
+    /// try db.execute("UPDATE planets SET moons = ? WHERE name = ?", [2, name])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement; interpolated values are bound.
+    ///   - arguments: One argument per parameter written in `sql`, when it has no interpolated values.
+    /// - Returns: The number of rows inserted, updated or deleted (0 for other statements).
+    /// - Throws: ``SQLiteError`` for argument mismatches and SQLite errors.
+    @discardableResult
+    public func execute(_ sql: SQL, _ arguments: StatementArguments = .none) throws(SQLiteError) -> Int {
+        let (text, arguments) = try sql.resolved(with: arguments)
+        return try execute(cachedStatement(text)) { raw throws(SQLiteError) in try raw.bindIfNeeded(arguments) }
+    }
+
+    /// Runs a query and decodes every row.
+    ///
+    /// - Parameters:
+    ///   - type: The row type: a ``TableModel``, another ``RowDecodable``, or ``UntypedRow``.
+    ///   - sql: Exactly one SQL statement; interpolated values are bound.
+    ///   - arguments: One argument per parameter written in `sql`, when it has no interpolated values.
+    /// - Returns: The decoded rows.
+    /// - Throws: ``SQLiteError`` for argument or model mismatches, conversion failures and SQLite errors; errors
+    ///   thrown by `type`'s ``RowDecodable/init(row:)``.
+    @inlinable public func fetchAll<Decoded: RowDecodable>(
+        _ type: Decoded.Type, _ sql: SQL, _ arguments: StatementArguments = .none
+    ) throws -> [Decoded] {
+        let (text, arguments) = try sql.resolved(with: arguments)
+        return try readRows(cachedStatement(text), as: type) { raw throws(SQLiteError) in
+            try raw.bindIfNeeded(arguments)
+        }
+    }
+
+    /// Runs a query and decodes its first row, or returns `nil` when there is none.
+    ///
+    /// - Parameters:
+    ///   - type: The row type.
+    ///   - sql: Exactly one SQL statement; interpolated values are bound.
+    ///   - arguments: One argument per parameter written in `sql`, when it has no interpolated values.
+    /// - Returns: The first row, or `nil`.
+    /// - Throws: As ``fetchAll(_:_:_:)``.
+    @inlinable public func fetchOne<Decoded: RowDecodable>(
+        _ type: Decoded.Type, _ sql: SQL, _ arguments: StatementArguments = .none
+    ) throws -> Decoded? {
+        let (text, arguments) = try sql.resolved(with: arguments)
+        return try readFirst(cachedStatement(text), as: type) { raw throws(SQLiteError) in
+            try raw.bindIfNeeded(arguments)
+        }
+    }
+
+    /// Runs a query and returns the first column of its first row as a single value.
+    ///
+    /// ```swift
+    /// let count = try db.fetchValue(Int.self, "SELECT count(*) FROM planets")  // Int?
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The value type.
+    ///   - sql: Exactly one SQL statement returning at least one column; interpolated values are bound.
+    ///   - arguments: One argument per parameter written in `sql`, when it has no interpolated values.
+    /// - Returns: The value, or `nil` when the query returns no row. A NULL value reads as `nil` only when
+    ///   `type` is optional; otherwise it is a conversion error.
+    /// - Throws: ``SQLiteError`` for argument mismatches, conversion failures and SQLite errors.
+    public func fetchValue<Value: SQLiteValueConvertible>(
+        _ type: Value.Type, _ sql: SQL, _ arguments: StatementArguments = .none
+    ) throws(SQLiteError) -> Value? {
+        let (text, arguments) = try sql.resolved(with: arguments)
+        return try readValue(cachedStatement(text), as: type) { raw throws(SQLiteError) in
+            try raw.bindIfNeeded(arguments)
+        }
+    }
+
+    /// Runs a query lazily: the cursor steps one row at a time, in constant memory.
+    ///
+    /// The cursor compiles its own statement, so other queries can run while it is open. Stop early by
+    /// dropping it or calling ``Cursor/close()``; the connection stays usable either way.
+    ///
+    /// - Parameters:
+    ///   - type: The row type.
+    ///   - sql: Exactly one SQL statement; interpolated values are bound.
+    ///   - arguments: One argument per parameter written in `sql`, when it has no interpolated values.
+    /// - Returns: A cursor over the rows.
+    /// - Throws: ``SQLiteError`` for SQL errors and argument or model mismatches, before any row is read.
+    public func fetchCursor<Decoded: RowDecodable>(
+        _ type: Decoded.Type, _ sql: SQL, _ arguments: StatementArguments = .none
+    ) throws(SQLiteError) -> Cursor<Decoded> {
+        let (text, arguments) = try sql.resolved(with: arguments)
+        return try Cursor(statement: compile(text), connection: self, arguments: arguments)
+    }
+
+    /// Runs several semicolon-separated statements in order, such as a schema script.
+    ///
+    /// The script is not wrapped in a transaction; wrap it in ``transaction(_:_:)`` to make it all or nothing.
+    /// It runs in time proportional to its length.
+    ///
+    /// - Parameter script: Zero or more SQL statements, without interpolated values.
+    /// - Throws: ``SQLiteError`` whose message names the failing statement's position and whose
+    ///   ``SQLiteError/sql`` is that statement's text; statements before it stay applied. A NUL character in
+    ///   the script, or interpolated values, are refused before anything runs.
+    public func executeScript(_ script: SQL) throws(SQLiteError) {
+        guard script.arguments.isEmpty else {
+            throw SQLiteError(
+                .parameterMismatch,
+                message: "a script takes no values: run a statement that needs values with execute(_:_:)",
+                sql: script.text)
+        }
+        try runScript(script.text)
+    }
+
+    /// Finalizes every statement in the connection's statement cache.
+    ///
+    /// Statements are compiled again on their next use. Useful to free memory.
+    public func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    /// The number of statements in the connection's statement cache.
+    public var cachedStatementCount: Int {
+        statementCache.count
+    }
+
+    /// The compiled statement for `sql`, from the cache or newly compiled.
+    @usableFromInline func cachedStatement(_ sql: String) throws(SQLiteError) -> RawStatement {
+        // A statement that is still mid-way belongs to an outer run (a decoder that queries); leave it alone.
+        if let cached = statementCache.statement(for: sql), !cached.isMidway {
+            return cached
+        }
+        let raw = try compile(sql, persistent: true)
+        statementCache.insert(raw)
+        return raw
+    }
+}

@@ -1,0 +1,135 @@
+// The one row loop. Every read of rows (Connection, Statement, table reads, the library's own queries) runs
+// through `forEachRow`; cursors step the same way, one row per call. It is @inlinable so that a row type's
+// decoder is specialized into the caller's loop; the slow paths (errors) are not.
+
+extension Connection {
+    /// Runs `raw` and calls `body` with each row, up to `limit` rows.
+    ///
+    /// The statement is reset, `bind` binds its parameters, and the first step shows the statement's current
+    /// shape (SQLite re-prepares a statement there after a schema change): only then are the row type's columns
+    /// mapped, once per row type and re-prepare, and a model verified against the schema when
+    /// `checkingSchema` is set. A failure anywhere leaves the statement reset and ready for its next run.
+    ///
+    /// The loop throws `Failure`, the error type of `body`; `lift` turns the loop's own SQLite errors into it.
+    /// The library's typed reads pass a body that throws `SQLiteError`; reads that decode with a user's
+    /// ``RowDecodable/init(row:)`` throw `any Error`.
+    @inlinable func forEachRow<Decoded: RowDecodable, Failure: Error>(
+        _ raw: RawStatement, as type: Decoded.Type, limit: Int = .max, checkingSchema: Bool = false,
+        binding bind: (RawStatement) throws(SQLiteError) -> Void,
+        lift: (SQLiteError) -> Failure,
+        _ body: (borrowing Row) throws(Failure) -> Void
+    ) throws(Failure) {
+        raw.begin()
+        do {
+            try bind(raw)
+        } catch {
+            throw lift(error)
+        }
+        var number = 0
+        while number < limit {
+            let hasRow: Bool
+            do {
+                hasRow = try raw.step()
+                if number == 0 { try afterFirstStep(raw, type, checkingSchema: checkingSchema) }
+            } catch {
+                // A step that fails after a schema change (a dropped table) reports the schema difference first.
+                if checkingSchema, let mismatch = schemaMismatch(raw, type) { throw lift(mismatch) }
+                throw lift(error)
+            }
+            guard hasRow else { return }
+            number += 1
+            do {
+                try body(Row(raw: raw, number: number))
+            } catch {
+                raw.abandon()
+                throw error
+            }
+        }
+        raw.abandon()
+    }
+
+    /// Maps the row type's columns and, for a model query, verifies the model against the schema the statement
+    /// now runs with. SQLite re-prepares a statement on its first step after any schema change, so comparing
+    /// re-prepare counts here replaces a `PRAGMA schema_version` query per run.
+    @inlinable func afterFirstStep<Decoded: RowDecodable>(
+        _ raw: RawStatement, _ type: Decoded.Type, checkingSchema: Bool
+    ) throws(SQLiteError) {
+        try raw.mapColumns(for: type)
+        if checkingSchema && raw.schemaVerifiedAt != raw.reprepareCount {
+            if let mismatch = schemaMismatch(raw, type) {
+                raw.abandon()
+                throw mismatch
+            }
+            raw.schemaVerifiedAt = raw.reprepareCount
+        }
+    }
+
+    /// The schema error of a model query whose model no longer matches its table, if any.
+    @usableFromInline func schemaMismatch<Decoded: RowDecodable>(_ raw: RawStatement, _ type: Decoded.Type)
+        -> SQLiteError?
+    {
+        guard let model = type as? any TableModel.Type else { return nil }
+        do {
+            try verifyOnce(model)
+            return nil
+        } catch {
+            return error.with(sql: raw.sql)
+        }
+    }
+
+    /// Reads every row (or up to `limit`) as `Decoded`.
+    @inlinable func readRows<Decoded: RowDecodable>(
+        _ raw: RawStatement, as type: Decoded.Type, limit: Int = .max, checkingSchema: Bool = false,
+        binding bind: (RawStatement) throws(SQLiteError) -> Void
+    ) throws -> [Decoded] {
+        var rows: [Decoded] = []
+        try forEachRow(raw, as: type, limit: limit, checkingSchema: checkingSchema, binding: bind, lift: { $0 }) {
+            row in rows.append(try Decoded(row: row))
+        }
+        return rows
+    }
+
+    /// Reads the first row as `Decoded`, without building an array; the statement is reset after it.
+    @inlinable func readFirst<Decoded: RowDecodable>(
+        _ raw: RawStatement, as type: Decoded.Type, checkingSchema: Bool = false,
+        binding bind: (RawStatement) throws(SQLiteError) -> Void
+    ) throws -> Decoded? {
+        var first: Decoded?
+        try forEachRow(raw, as: type, limit: 1, checkingSchema: checkingSchema, binding: bind, lift: { $0 }) {
+            row in first = try Decoded(row: row)
+        }
+        return first
+    }
+
+    /// Reads the first column of the first row as `Value`; `nil` when there is no row.
+    @inlinable func readValue<Value: SQLiteValueConvertible>(
+        _ raw: RawStatement, as type: Value.Type, binding bind: (RawStatement) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) -> Value? {
+        guard raw.columnCount > 0 else {
+            throw SQLiteError(.modelMismatch, message: "the statement returns no column to read a value from", sql: raw.sql)
+        }
+        var value: Value?
+        try forEachRow(raw, as: UntypedRow.self, limit: 1, binding: bind, lift: { $0 }) {
+            (row: borrowing Row) throws(SQLiteError) in value = try row.value(at: 0, as: Value.self)
+        }
+        return value
+    }
+
+    /// Runs a statement to its end and returns the number of changed rows.
+    func execute(_ raw: RawStatement, binding bind: (RawStatement) throws(SQLiteError) -> Void) throws(SQLiteError)
+        -> Int
+    {
+        // sqlite3_changes64 keeps the count of the last INSERT, UPDATE or DELETE: other statements (CREATE,
+        // PRAGMA, BEGIN...) leave it stale. The total count moves only when this statement changed rows.
+        let before = totalChanges
+        try forEachRow(raw, as: UntypedRow.self, binding: bind, lift: { $0 }) { (_: borrowing Row) throws(SQLiteError) in }
+        return raw.isReadOnly || totalChanges == before ? 0 : changes
+    }
+}
+
+extension RawStatement {
+    /// Binds `arguments`, or checks that a statement without parameters gets none.
+    @inlinable func bindIfNeeded(_ arguments: StatementArguments) throws(SQLiteError) {
+        if parameterCount > 0 || !arguments.isEmpty { try bind(arguments) }
+    }
+}

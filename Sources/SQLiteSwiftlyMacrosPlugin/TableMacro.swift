@@ -82,7 +82,8 @@ public struct TableMacro: ExtensionMacro {
         }
         if !declared.contains("init(row:)") {
             let reads = properties.enumerated().map { "    self.\($1.memberName) = try row[\($0)]" }
-            members.append("\(access)init(row: borrowing SQLiteSwiftly.Row) throws {\n\(reads.joined(separator: "\n"))\n}")
+            members.append(
+                "\(access)init(row: borrowing SQLiteSwiftly.Row) throws {\n\(reads.joined(separator: "\n"))\n}")
         }
         if !declared.contains("encode(to:)") {
             let writes = properties.map { "    try encoder.encode(self.\($0.memberName))" }

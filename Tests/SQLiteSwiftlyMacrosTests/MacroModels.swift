@@ -72,7 +72,7 @@ struct HandPlanet: TableModel, Equatable {
         self.id = id
         self.name = name
     }
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         name = try row[1]
     }

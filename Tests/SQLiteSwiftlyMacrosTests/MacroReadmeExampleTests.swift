@@ -24,7 +24,7 @@ struct Book: Equatable {
         dune.id = try insert.insert(dune)  // the new row id
         _ = try insert.insert(Book(title: "Children of Dune", author: "Frank Herbert", year: nil, rating: 4))
 
-        let books = try db.readAll(Book.self, where: "author = ? ORDER BY id", ["Frank Herbert"])
+        let books = try db.fetchAll(Book.self, where: "author = ? ORDER BY id", ["Frank Herbert"])
         #expect(books.map(\.title) == ["Dune", "Children of Dune"])
         #expect(books.first == dune)
         #expect(books.map(\.id) == [1, 2])

@@ -30,7 +30,7 @@ import Testing
                         SQLiteSwiftly.Column("moons", Int?.self),
                     ]
 
-                    init(row: SQLiteSwiftly.Row) throws {
+                    init(row: borrowing SQLiteSwiftly.Row) throws {
                         self.id = try row[0]
                         self.name = try row[1]
                         self.moons = try row[2]
@@ -92,7 +92,7 @@ import Testing
                         SQLiteSwiftly.Column("observed", Double.self),
                     ]
 
-                    init(row: SQLiteSwiftly.Row) throws {
+                    init(row: borrowing SQLiteSwiftly.Row) throws {
                         self.id = try row[0]
                         self.name = try row[1]
                         self.planet = try row[2]
@@ -138,7 +138,7 @@ import Testing
 
                     public static let indexes: [SQLiteSwiftly.TableIndex] = [TableIndex("stars_by_name", on: ["name"])]
 
-                    public init(row: SQLiteSwiftly.Row) throws {
+                    public init(row: borrowing SQLiteSwiftly.Row) throws {
                         self.name = try row[0]
                     }
 
@@ -157,7 +157,7 @@ import Testing
             package struct Probe {
                 static let tableName = "probes"
                 var id: Int
-                init(row: Row) throws {
+                init(row: borrowing Row) throws {
                     id = try row[0]
                 }
             }
@@ -166,7 +166,7 @@ import Testing
                 package struct Probe {
                     static let tableName = "probes"
                     var id: Int
-                    init(row: Row) throws {
+                    init(row: borrowing Row) throws {
                         id = try row[0]
                     }
                 }

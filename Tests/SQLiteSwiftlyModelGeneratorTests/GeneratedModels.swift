@@ -29,7 +29,7 @@ extension _2020Sales: TableModel {
         TableIndex("sales by path", on: ["URLPath"])
     ]
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         self.regionCode = try row[0]
         self.urlPath = try row[1]
         self.amount = try row[2]
@@ -72,7 +72,7 @@ extension CaféMenü: TableModel {
         Column("Type", .text, nullable: true),
     ]
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         self.näme = try row[0]
         self.preis = try row[1]
         self._2ndChoice = try row[2]
@@ -120,7 +120,7 @@ extension OrderDetails: TableModel {
         Column("class", .text, nullable: true, default: "n/a"),
     ]
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         self.orderID = try row[0]
         self.productID = try row[1]
         self.unitPrice = try row[2]
@@ -163,7 +163,7 @@ extension Orders: TableModel {
         Column("Freight", .numeric, nullable: true),
     ]
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         self.id = try row[0]
         self.customerID = try row[1]
         self.orderDate = try row[2]
@@ -204,7 +204,7 @@ extension MixedCaseTable: TableModel {
         Column("unit_price", .real, nullable: true),
     ]
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         self.lowerCamel = try row[0]
         self.snakeCaseName = try row[1]
         self.upper = try row[2]
@@ -233,7 +233,7 @@ extension StringRecord: TableModel {
         Column("value", .text, nullable: true, primaryKey: true)
     ]
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         self.value = try row[0]
     }
 

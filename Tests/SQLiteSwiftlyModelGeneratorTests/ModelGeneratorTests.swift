@@ -138,7 +138,10 @@ import Testing
         // The table is 🚀 say "hi"; the columns are a\b, "line" + line break + "break", and class.
         let table = #""🚀 say ""hi""""#
         try db.execute(
-            "CREATE TABLE \(table) (\"a\\b\" TEXT NOT NULL, \"line\nbreak\" INTEGER, \"class\" REAL DEFAULT (1 + 1))")
+            SQL(
+                verbatim:
+                    "CREATE TABLE \(table) (\"a\\b\" TEXT NOT NULL, \"line\nbreak\" INTEGER, \"class\" REAL DEFAULT (1 + 1))"
+            ))
         let source = try ModelGenerator(connection: db).generate()
         #expect(source.contains(#"struct SayHi: Equatable, Sendable {"#))
         #expect(source.contains(#"static let tableName = "🚀 say \"hi\"""#))
@@ -200,7 +203,7 @@ import Testing
         try db.transaction {
             for value in values { try insert.insert(value) }
         }
-        let read = try db.readAll(Model.self)
+        let read = try db.fetchAll(Model.self)
         #expect(read.count == values.count, "\(Model.self)")
         for value in values {
             #expect(read.contains(value), "\(Model.self): \(value) was not read back")

@@ -24,7 +24,7 @@ final class TemporaryDirectory {
     func database(_ name: String = "schema.sqlite", schema: String) throws -> String {
         let path = path(name)
         let connection = try Connection(creating: path)
-        try connection.executeScript(schema)
+        try connection.executeScript(SQL(verbatim: schema))
         return path
     }
 }

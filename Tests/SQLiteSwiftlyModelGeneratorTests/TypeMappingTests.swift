@@ -7,7 +7,7 @@ import Testing
     @Test(
         "declared types map by SQLite's affinity rules",
         arguments: [
-            ("INTEGER", ColumnType.integer, "Int"), ("int", .integer, "Int"), ("BIGINT", .integer, "Int"),
+            ("INTEGER", DeclaredType.integer, "Int"), ("int", .integer, "Int"), ("BIGINT", .integer, "Int"),
             ("SMALLINT", .integer, "Int"), ("POINT", .integer, "Int"),  // "INT" wins, as in SQLite
             ("TEXT", .text, "String"), ("VARCHAR(20)", .text, "String"), ("CLOB", .text, "String"),
             ("NATIVE CHARACTER(70)", .text, "String"), ("BLOB", .blob, "Data"), ("", .blob, "Data"),
@@ -16,9 +16,9 @@ import Testing
             ("bool", .numeric, "Bool"), ("DATETIME", .numeric, "String"), ("DATE", .numeric, "String"),
             ("TIMESTAMP", .numeric, "String"), ("MONEY", .numeric, "Double"),
         ])
-    func mapping(declared: String, columnType: ColumnType, swiftType: String) {
+    func mapping(declared: String, declaredType: DeclaredType, swiftType: String) {
         let mapping = TypeMapping(declaredType: declared)
-        #expect(mapping.columnType == columnType)
+        #expect(mapping.declaredType == declaredType)
         #expect(mapping.swiftType == swiftType)
     }
 }

@@ -25,11 +25,11 @@ import Testing
         let path = directory.path("new.sqlite")
         let db = try Connection(creating: path, fromTemplate: template)
         #expect(db.path == path)
-        #expect(try db.readAll(TestPlanet.self) == TestPlanet.inner)
+        #expect(try db.fetchAll(TestPlanet.self) == TestPlanet.inner)
         // The copy is an independent, writable database.
         try db.execute("DELETE FROM test_planets WHERE id > 1")
         let reopenedTemplate = try Connection(opening: template, readOnly: true)
-        #expect(try reopenedTemplate.readAll(TestPlanet.self).count == 4)
+        #expect(try reopenedTemplate.fetchAll(TestPlanet.self).count == 4)
         #expect(try Data(contentsOf: URL(fileURLWithPath: template)) == templateBytes)
         #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
     }
@@ -84,7 +84,7 @@ import Testing
         try holder.execute("BEGIN EXCLUSIVE")
         let path = directory.path("new.sqlite")
         let error = try #require(throws: SQLiteError.self) {
-            try Connection(creating: path, fromTemplate: template, busyTimeout: .milliseconds(50))
+            try Connection(creating: path, fromTemplate: template, options: .init(busyTimeout: .milliseconds(50)))
         }
         #expect(error.isBusy)
         #expect(!exists(path))
@@ -100,11 +100,11 @@ import Testing
         let copy = directory.path("copy.sqlite")
         try db.backup(to: copy)
         let copied = try Connection(opening: copy, readOnly: true)
-        #expect(try copied.readOne(TestPlanet.self, where: "id = 4")?.moons == 2)
-        #expect(try copied.readAll(TestPlanet.self).count == 4)
+        #expect(try copied.fetchOne(TestPlanet.self, where: "id = 4")?.moons == 2)
+        #expect(try copied.fetchAll(TestPlanet.self).count == 4)
         // The source stays usable.
         try db.execute("DELETE FROM test_planets")
-        #expect(try copied.readAll(TestPlanet.self).count == 4)
+        #expect(try copied.fetchAll(TestPlanet.self).count == 4)
     }
 
     @Test("an in-memory database can be backed up to a file")
@@ -115,7 +115,7 @@ import Testing
         try db.makeInsertStatement(for: TestPlanet.self).insert(TestPlanet.inner[2])
         let path = directory.path("memory.sqlite")
         try db.backup(to: path)
-        #expect(try Connection(opening: path).readAll(TestPlanet.self) == [TestPlanet.inner[2]])
+        #expect(try Connection(opening: path).fetchAll(TestPlanet.self) == [TestPlanet.inner[2]])
     }
 
     @Test("backup(to:) refuses an existing destination and leaves it untouched")
@@ -135,7 +135,7 @@ import Testing
     func failedBackupRemovesFile() throws {
         let directory = try TemporaryDirectory()
         let template = try makeTemplate(directory)
-        let db = try Connection(opening: template, busyTimeout: .milliseconds(50))
+        let db = try Connection(opening: template, options: .init(busyTimeout: .milliseconds(50)))
         let holder = try Connection(opening: template)
         try holder.execute("BEGIN EXCLUSIVE")
         let copy = directory.path("copy.sqlite")
@@ -148,6 +148,6 @@ import Testing
         try holder.execute("ROLLBACK")
         // The path is free again: the next backup works.
         try db.backup(to: copy)
-        #expect(try Connection(opening: copy).readAll(TestPlanet.self).count == 4)
+        #expect(try Connection(opening: copy).fetchAll(TestPlanet.self).count == 4)
     }
 }

@@ -40,7 +40,7 @@ final class ShellProcess {
 
 /// Waits until some other connection holds the write lock of `path`, probing with a zero busy timeout.
 func waitUntilWriteLocked(_ path: String) throws -> Bool {
-    let probe = try Connection(opening: path, busyTimeout: .zero)
+    let probe = try Connection(opening: path, options: .init(busyTimeout: .zero))
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
         do {
@@ -66,7 +66,7 @@ func waitUntilWriteLocked(_ path: String) throws -> Bool {
 
     @Test("the default busy timeout is 5 seconds")
     func defaultTimeout() {
-        #expect(Connection.defaultBusyTimeout == .seconds(5))
+        #expect(ConnectionOptions.default.busyTimeout == .seconds(5))
     }
 
     @Test(
@@ -80,7 +80,7 @@ func waitUntilWriteLocked(_ path: String) throws -> Bool {
         shell.send("INSERT INTO items VALUES (2);")
         #expect(try waitUntilWriteLocked(path))
 
-        let db = try Connection(opening: path, busyTimeout: .milliseconds(200))
+        let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(200)))
         let start = ContinuousClock.now
         var bodyRan = false
         #expect {
@@ -112,7 +112,7 @@ func waitUntilWriteLocked(_ path: String) throws -> Bool {
         let shell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
         shell.send("BEGIN IMMEDIATE;")
         #expect(try waitUntilWriteLocked(path))
-        let shared = try SharedConnection(.open(path: path), busyTimeout: .milliseconds(100))
+        let shared = try SharedConnection(.open(path: path), options: .init(busyTimeout: .milliseconds(100)))
         await #expect {
             try await shared.write { db in try db.execute("INSERT INTO items VALUES (2)") }
         } throws: { error in
@@ -129,7 +129,7 @@ func waitUntilWriteLocked(_ path: String) throws -> Bool {
         let directory = try TemporaryDirectory()
         let path = try makeDatabase(directory)
         let first = try Connection(opening: path)
-        let second = try Connection(opening: path, busyTimeout: .milliseconds(100))
+        let second = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(100)))
         try first.execute("BEGIN IMMEDIATE")
         try first.execute("INSERT INTO items VALUES (2)")
         var bodyRan = false

@@ -105,9 +105,9 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         ]
         for index in moons.indices { moons[index].id = try insert.insert(moons[index]) }
         #expect(moons.map(\.id) == [1, 2])
-        #expect(try db.readAll(Moon.self, where: "1 ORDER BY id") == moons)
+        #expect(try db.fetchAll(Moon.self, where: "1 ORDER BY id") == moons)
         #expect(try db.fetchAll(Moon.self, "SELECT * FROM moons WHERE name = ?", ["Deimos"]) == [moons[1]])
-        #expect(try db.readOne(Moon.self, where: "id = ?", [1]) == moons[0])
+        #expect(try db.fetchOne(Moon.self, where: "id = ?", [1]) == moons[0])
     }
 
     @Test("storable types are stored natively; enums as their value; collections and structs as JSON text")
@@ -137,7 +137,7 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         try insert.insert(moon("B"))
         #expect(
             try db.fetchValue(Int.self, "SELECT count(*) FROM moons WHERE discovered IS NULL AND orbit IS NULL") == 1)
-        let b = try #require(try db.readOne(Moon.self, where: "name = 'B'"))
+        let b = try #require(try db.fetchOne(Moon.self, where: "name = 'B'"))
         #expect(b.discovered == nil)
         #expect(b.orbit == nil)
     }
@@ -151,7 +151,7 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         ]
         let insert = try db.makeInsertStatement(for: Renamed.self)
         for row in rows { try insert.insert(row) }
-        #expect(try db.readAll(Renamed.self, where: "1 ORDER BY id") == rows)
+        #expect(try db.fetchAll(Renamed.self, where: "1 ORDER BY id") == rows)
         #expect(try db.fetchValue(Int.self, "SELECT score FROM renamed WHERE id = 2") == 127)
     }
 
@@ -163,13 +163,13 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         value.id = try db.makeInsertStatement(for: Moon.self).insert(value)
         value.radius = 9
         value.tags = []
-        #expect(try db.makeUpdateStatement(for: Moon.self).update(value))
-        #expect(try db.readAll(Moon.self) == [value])
+        #expect(try db.update(value))
+        #expect(try db.fetchAll(Moon.self) == [value])
         value.name = "Ganymede"
         try db.makeInsertStatement(for: Moon.self, onConflict: .update).insert(value)
-        #expect(try db.readAll(Moon.self) == [value])
-        #expect(try db.makeDeleteStatement(for: Moon.self).delete(value))
-        #expect(try db.readAll(Moon.self).isEmpty)
+        #expect(try db.fetchAll(Moon.self) == [value])
+        #expect(try db.delete(value))
+        #expect(try db.fetchAll(Moon.self).isEmpty)
     }
 
     @Test("a stored value that does not convert names table, column and row")
@@ -178,7 +178,7 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         try db.createTable(for: Moon.self)
         try db.makeInsertStatement(for: Moon.self).insert(moon("A"))
         try db.execute("UPDATE moons SET radius = 'wide'")
-        let error = capture { _ = try db.readAll(Moon.self) }
+        let error = capture { _ = try db.fetchAll(Moon.self) }
         #expect(error?.kind == .conversionFailed)
         #expect(error?.column == "radius")
         #expect(error?.row == 1)
@@ -191,11 +191,11 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         try db.createTable(for: Moon.self)
         try db.makeInsertStatement(for: Moon.self).insert(moon("A"))
         try db.execute("UPDATE moons SET tags = '[1, 2'")
-        let json = capture { _ = try db.readAll(Moon.self) }
+        let json = capture { _ = try db.fetchAll(Moon.self) }
         #expect(json?.kind == .conversionFailed)
         #expect(json?.column == "tags")
         try db.execute("UPDATE moons SET tags = '[]', kind = 'unknown'")
-        #expect(throws: (any Error).self) { try db.readAll(Moon.self) }
+        #expect(throws: (any Error).self) { try db.fetchAll(Moon.self) }
     }
 
     @Test("encoding a key that is not a column, or skipping a non-nullable column, is an error")
@@ -217,7 +217,7 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE stray (id INTEGER PRIMARY KEY NOT NULL)")
         try db.execute("INSERT INTO stray VALUES (1)")
-        let error = capture { _ = try db.readAll(Stray.self) }
+        let error = capture { _ = try db.fetchAll(Stray.self) }
         #expect(error?.kind == .modelMismatch)
         #expect(error?.column == "extra")
     }

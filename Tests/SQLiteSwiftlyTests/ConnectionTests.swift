@@ -33,7 +33,7 @@ import Testing
         #expect(try db.fetchValue(Int.self, "SELECT x FROM t") == 1)
         for sql in ["INSERT INTO t VALUES (2)", "CREATE TABLE u (y)", "DELETE FROM t"] {
             do throws(SQLiteError) {
-                try db.execute(sql)
+                try db.execute(SQL(verbatim: sql))
                 Issue.record("\(sql) succeeded on a read-only connection")
             } catch {
                 #expect(error.kind == .sqlite)
@@ -71,16 +71,16 @@ import Testing
 
     @Test("the busy timeout is 5 seconds by default, and can be changed")
     func busyTimeout() throws {
-        #expect(Connection.defaultBusyTimeout == .seconds(5))
+        #expect(ConnectionOptions.default.busyTimeout == .seconds(5))
         let standard = try Connection.inMemory()
         #expect(try standard.fetchValue(Int.self, "PRAGMA busy_timeout") == 5000)
-        let short = try Connection(.inMemory, busyTimeout: .milliseconds(250))
+        let short = try Connection(.inMemory, options: .init(busyTimeout: .milliseconds(250)))
         #expect(try short.fetchValue(Int.self, "PRAGMA busy_timeout") == 250)
         let directory = try TemporaryDirectory()
         let path = directory.path("busy.sqlite")
-        let created = try Connection(creating: path, busyTimeout: .seconds(1))
+        let created = try Connection(creating: path, options: .init(busyTimeout: .seconds(1)))
         #expect(try created.fetchValue(Int.self, "PRAGMA busy_timeout") == 1000)
-        let opened = try Connection(opening: path, busyTimeout: .milliseconds(1500))
+        let opened = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(1500)))
         #expect(try opened.fetchValue(Int.self, "PRAGMA busy_timeout") == 1500)
     }
 
@@ -94,7 +94,7 @@ import Testing
             (.microseconds(2500), 2),
         ]
         for (timeout, expected) in cases {
-            let db = try Connection(.inMemory, busyTimeout: timeout)
+            let db = try Connection(.inMemory, options: .init(busyTimeout: timeout))
             #expect(try db.fetchValue(Int.self, "PRAGMA busy_timeout") == expected, "\(timeout)")
         }
     }
@@ -106,7 +106,7 @@ import Testing
         let holder = try Connection(creating: path)
         try holder.execute("CREATE TABLE t (x)")
         try holder.execute("BEGIN IMMEDIATE")
-        let waiter = try Connection(opening: path, busyTimeout: .milliseconds(100))
+        let waiter = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(100)))
         let start = ContinuousClock.now
         do throws(SQLiteError) {
             try waiter.execute("INSERT INTO t VALUES (1)")
@@ -150,7 +150,7 @@ import Testing
         #expect(try db.fetchValue(Int.self, #"SELECT "x" FROM t"#) == 1)
         for sql in [#"SELECT "y" FROM t"#, #"CREATE INDEX i ON t ("y")"#, #"INSERT INTO t VALUES ("text")"#] {
             do throws(SQLiteError) {
-                try db.execute(sql)
+                try db.execute(SQL(verbatim: sql))
                 Issue.record("\(sql) succeeded")
             } catch {
                 #expect(error.message.contains("no such column"), "\(sql)")
@@ -178,7 +178,7 @@ import Testing
         }
         #expect(weakConnection == nil)
         // With the handle closed, an exclusive lock is free at once.
-        let db = try Connection(opening: path, busyTimeout: .zero)
+        let db = try Connection(opening: path, options: .init(busyTimeout: .zero))
         try db.execute("BEGIN EXCLUSIVE")
         try db.execute("COMMIT")
     }
@@ -186,7 +186,7 @@ import Testing
     @Test("public methods can be called in any order: queries after failures, before and after tables exist")
     func anyOrder() throws {
         let db = try Connection.inMemory()
-        #expect(throws: SQLiteError.self) { try db.readAll(TestNote.self) }
+        #expect(throws: SQLiteError.self) { try db.fetchAll(TestNote.self) }
         #expect(throws: SQLiteError.self) { try db.makeInsertStatement(for: TestNote.self) }
         #expect(throws: SQLiteError.self) { try db.fetchAll(UntypedRow.self, "SELECT * FROM missing") }
         db.clearStatementCache()
@@ -195,6 +195,6 @@ import Testing
         let insert = try db.makeInsertStatement(for: TestNote.self)
         db.clearStatementCache()
         try insert.insert(TestNote(text: "a"))
-        #expect(try db.readAll(TestNote.self) == [TestNote(text: "a")])
+        #expect(try db.fetchAll(TestNote.self) == [TestNote(text: "a")])
     }
 }

@@ -22,7 +22,7 @@ private struct Author: TableModel {
         self.country = country
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         name = try row[1]
         country = try row[2]
@@ -64,7 +64,7 @@ private struct Chapter: TableModel {
         self.pages = pages
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         book = try row[0]
         number = try row[1]
         author = try row[2]
@@ -85,7 +85,7 @@ private struct Chapter: TableModel {
 private struct Impossible: TableModel {
     static let tableName = "impossible"
     static let columns = [Column("a", .text, primaryKey: true, autoIncrement: true), Column("A", .integer)]
-    init(row: Row) throws {}
+    init(row: borrowing Row) throws {}
     func encode(to encoder: inout RowEncoder) throws {}
 }
 
@@ -94,7 +94,7 @@ private struct CompositeAutoIncrement: TableModel {
     static let columns = [
         Column("a", .integer, primaryKey: true, autoIncrement: true), Column("b", .integer, primaryKey: true),
     ]
-    init(row: Row) throws {}
+    init(row: borrowing Row) throws {}
     func encode(to encoder: inout RowEncoder) throws {}
 }
 

@@ -29,7 +29,9 @@ let crashKills = ProcessInfo.processInfo.environment["SQLITESWIFTLY_CRASH_KILLS"
         let path = directory.path("crash.sqlite")
         do {
             let db = try Connection(creating: path)
-            #expect(try db.fetchValue(String.self, "PRAGMA journal_mode = \(journalMode)")?.uppercased() == journalMode)
+            #expect(
+                try db.fetchValue(String.self, SQL(verbatim: "PRAGMA journal_mode = \(journalMode)"))?.uppercased()
+                    == journalMode)
             try db.executeScript(
                 """
                 CREATE TABLE items (tx INTEGER NOT NULL, seq INTEGER NOT NULL, payload BLOB NOT NULL,

@@ -26,7 +26,7 @@ import Testing
                 self.moons = moons
             }
 
-            init(row: Row) throws {
+            init(row: borrowing Row) throws {
                 id = try row[0]
                 name = try row[1]
                 moons = try row[2]
@@ -49,14 +49,14 @@ import Testing
             try insert.insert(Planet(id: 4, name: "Mars", moons: 2))
         }
 
-        let withMoons = try db.readAll(Planet.self, where: "moons > ? ORDER BY id", [0])
+        let withMoons = try db.fetchAll(Planet.self, where: "moons > ? ORDER BY id", [0])
         let names = withMoons.map(\.name)  // ["Earth", "Mars"]
         let moons = try db.fetchValue(Int.self, "SELECT sum(moons) FROM planets")  // 3
         // END landing page example
 
         #expect(names == ["Earth", "Mars"])
         #expect(moons == 3)
-        #expect(try db.readAll(Planet.self).count == 3)
+        #expect(try db.fetchAll(Planet.self).count == 3)
     }
 
     @Test("the landing page shows exactly the code the example test runs")

@@ -22,7 +22,7 @@ private func capture<T>(_ body: () throws -> T) throws -> SQLiteError {
         try db.execute("CREATE TABLE accounts (password TEXT UNIQUE)")
         try db.execute("INSERT INTO accounts VALUES (?)", [Self.secret])
         let sql = "INSERT INTO accounts VALUES (?)"
-        let error = try capture { try db.execute(sql, [Self.secret]) }
+        let error = try capture { try db.execute(SQL(verbatim: sql), [Self.secret]) }
         #expect(error.kind == .sqlite)
         #expect(error.code == .constraintUnique)
         #expect(error.code.rawValue == 2067)
@@ -49,10 +49,10 @@ private func capture<T>(_ body: () throws -> T) throws -> SQLiteError {
         try db.execute("INSERT INTO accounts VALUES ('x', 1)")
         let arguments: StatementArguments = sql.hasPrefix("INSERT") ? [Self.secret, -5] : [-5, "x"]
         let failures = [
-            try capture { try db.execute(sql, arguments) },
-            try capture { try db.prepare(sql).execute(arguments) },
-            try capture { try db.execute(sql, [Self.secret]) },
-            try capture { try db.execute(sql, [Self.secret, Self.secret, Self.secret]) },
+            try capture { try db.execute(SQL(verbatim: sql), arguments) },
+            try capture { try db.prepare(SQL(verbatim: sql)).execute(arguments) },
+            try capture { try db.execute(SQL(verbatim: sql), [Self.secret]) },
+            try capture { try db.execute(SQL(verbatim: sql), [Self.secret, Self.secret, Self.secret]) },
         ]
         for error in failures {
             #expect(!error.description.contains(Self.secret))

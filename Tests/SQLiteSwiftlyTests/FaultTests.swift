@@ -28,7 +28,7 @@ func expectIntact(_ path: String, rows count: Int, sourceLocation: SourceLocatio
         let path = try makeDatabase(directory)
         let db = try Connection(opening: path)
         let pages = try #require(try db.fetchValue(Int.self, "PRAGMA page_count"))
-        try db.execute("PRAGMA max_page_count = \(pages + 2)")
+        try db.execute(SQL(verbatim: "PRAGMA max_page_count = \(pages + 2)"))
         #expect {
             try db.transaction {
                 for id in 51...200 { try db.execute("INSERT INTO items VALUES (?, zeroblob(4000))", [id]) }
@@ -55,7 +55,7 @@ func expectIntact(_ path: String, rows count: Int, sourceLocation: SourceLocatio
             "CREATE TABLE other (x)", "DROP TABLE items",
         ] {
             #expect {
-                try db.execute(sql)
+                try db.execute(SQL(verbatim: sql))
             } throws: { error in
                 (error as? SQLiteError)?.code.primary == .readOnly
             }
@@ -155,7 +155,7 @@ func expectIntact(_ path: String, rows count: Int, sourceLocation: SourceLocatio
             }
         }
         thread.start()
-        #expect { _ = try db.fetchValue(Int.self, endlessQuery) } throws: { error in
+        #expect { _ = try db.fetchValue(Int.self, SQL(verbatim: endlessQuery)) } throws: { error in
             (error as? SQLiteError)?.code == .interrupt
         }
         finished.set()
@@ -199,11 +199,12 @@ func expectIntact(_ path: String, rows count: Int, sourceLocation: SourceLocatio
         func make() throws -> (Statement, Cursor<UntypedRow>) {
             let db = try Connection(opening: path)
             return (
-                try db.prepare("SELECT count(*) FROM items"), try db.cursor(UntypedRow.self, "SELECT id FROM items")
+                try db.prepare("SELECT count(*) FROM items"),
+                try db.fetchCursor(UntypedRow.self, "SELECT id FROM items")
             )
         }
         let (statement, cursor) = try make()
-        #expect(try statement.run(as: UntypedRow.self).first?.values == [.integer(50)])
+        #expect(try statement.fetchAll(UntypedRow.self).first?.values == [.integer(50)])
         var read = 0
         while try cursor.next() != nil { read += 1 }
         #expect(read == 50)

@@ -24,7 +24,7 @@ private struct Planet: TableModel, Equatable {
         self.moons = moons
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         name = try row[1]
         au = try row[2]
@@ -75,10 +75,11 @@ private struct Planet: TableModel, Equatable {
         try db.execute("UPDATE planets SET moons = ? WHERE name = ?", [2, "Mars"])  // positional
         try db.execute("UPDATE planets SET moons = ?2 WHERE name = ?1", ["Mars", 2])  // numbered
         try db.execute("UPDATE planets SET moons = :moons WHERE name = :name", ["moons": 2, "name": "Mars"])
-        let some = try db.fetchAll(Planet.self, "SELECT * FROM planets WHERE id IN (?)", [ValueList([1, 3, 5])])
+        let ids = [1, 3, 5]
+        let some = try db.fetchAll(Planet.self, "SELECT * FROM planets WHERE id IN (\(list: ids))")
         // Checks
-        #expect(try db.readOne(Planet.self, where: "id = 6")?.moons == 147)
-        #expect(try db.readOne(Planet.self, where: "id = 4")?.moons == 2)
+        #expect(try db.fetchOne(Planet.self, where: "id = 6")?.moons == 147)
+        #expect(try db.fetchOne(Planet.self, where: "id = 4")?.moons == 2)
         #expect(some.map(\.name) == ["Mercury", "Earth", "Jupiter"])
     }
 
@@ -87,22 +88,20 @@ private struct Planet: TableModel, Equatable {
         let directory = try TemporaryDirectory()
         let db = try planets(directory)
         // README: reading
-        let far = try db.readAll(Planet.self, where: "au > ? ORDER BY au", [1.0])  // [Planet]
-        let earth = try db.readOne(Planet.self, where: "name = ?", ["Earth"])  // Planet?
+        let far = try db.fetchAll(Planet.self, where: "au > ? ORDER BY au", [1.0])  // [Planet]
+        let earth = try db.fetchOne(Planet.self, where: "name = ?", ["Earth"])  // Planet?
         let count = try db.fetchValue(Int.self, "SELECT COUNT(*) FROM planets")  // Int?
         let row = try db.fetchOne(UntypedRow.self, "SELECT name, au FROM planets WHERE id = ?", [3])
         // README: cursors
-        let cursor = try db.cursor(Planet.self, "SELECT * FROM planets ORDER BY au")
+        let cursor = try db.fetchCursor(Planet.self, "SELECT * FROM planets ORDER BY au")
         while let planet = try cursor.next() {  // one row at a time, in constant memory
             if planet.au > 5 { break }  // stopping early is fine: the connection stays usable
         }
         // README: writing models
-        let update = try db.makeUpdateStatement(for: Planet.self)  // UPDATE ... WHERE id = ?
-        let delete = try db.makeDeleteStatement(for: Planet.self)  // DELETE ... WHERE id = ?
-        let upsert = try db.makeInsertStatement(for: Planet.self, onConflict: .update)  // also .ignore, .replace
-        let found = try update.update(Planet(id: 4, name: "Mars", au: 1.524, moons: 2))  // false if no row has id 4
+        let upsert = try db.makeInsertStatement(for: Planet.self, onConflict: .update)  // also .replace
+        let found = try db.update(Planet(id: 4, name: "Mars", au: 1.524, moons: 2))  // false if no row has id 4
         try upsert.insert(Planet(id: 7, name: "Uranus", au: 19.2, moons: 28))  // inserts or updates
-        let deleted = try delete.delete(Planet(id: 7, name: "Uranus", au: 19.2, moons: 28))
+        let deleted = try db.delete(Planet(id: 7, name: "Uranus", au: 19.2, moons: 28))
         let changed = try db.execute("DELETE FROM planets WHERE moons IS NULL")  // changed row count
         // Checks
         #expect(far.map(\.name) == ["Mars"])
@@ -112,7 +111,7 @@ private struct Planet: TableModel, Equatable {
         #expect(found)
         #expect(deleted)
         #expect(changed == 0)
-        #expect(try db.readOne(Planet.self, where: "id = 4")?.moons == 2)
+        #expect(try db.fetchOne(Planet.self, where: "id = 4")?.moons == 2)
     }
 
     @Test("the script, cache, migration, backup and tracing examples run")
@@ -157,7 +156,7 @@ private struct Planet: TableModel, Equatable {
         #expect(cachedBeforeClear >= 1)
         #expect(try migrator.appliedMigrations(in: db) == ["v1: create rings", "v2: index rings"])
         #expect(try migrator.migrate(db).isEmpty)
-        #expect(try copy.readAll(Planet.self).count == 4)
+        #expect(try copy.fetchAll(Planet.self).count == 4)
         #expect(try Connection(opening: backupPath).fetchValue(Int.self, "SELECT count(*) FROM rings") == 0)
     }
 
@@ -182,11 +181,11 @@ private struct Planet: TableModel, Equatable {
         try db.createTable(for: Moon.self)
         let insert = try db.makeInsertStatement(for: Moon.self)
         try insert.insert(Moon(id: nil, name: "Phobos", discovered: nil, tags: ["inner", "irregular"]))
-        let phobos = try db.readOne(Moon.self, where: "name = ?", ["Phobos"])  // Moon?
+        let phobos = try db.fetchOne(Moon.self, where: "name = ?", ["Phobos"])  // Moon?
         // README: custom value types
         struct Celsius: SQLiteValueConvertible {
             var degrees: Double
-            static let columnType = ColumnType.real  // the type that CREATE TABLE declares
+            static let declaredType = DeclaredType.real  // the type that CREATE TABLE declares
 
             init(degrees: Double) {
                 self.degrees = degrees

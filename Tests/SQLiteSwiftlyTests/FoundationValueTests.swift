@@ -14,7 +14,7 @@ enum FoundationPriority: Int, SQLiteValueConvertible, Sendable {
 /// The custom type from ``SQLiteValueConvertible``'s documentation.
 private struct Celsius: SQLiteValueConvertible, Equatable {
     var degrees: Double
-    static let columnType = ColumnType.real
+    static let declaredType = DeclaredType.real
 
     init(degrees: Double) {
         self.degrees = degrees
@@ -57,7 +57,7 @@ private func randomIntervals(count: Int, seed: UInt64) -> [Double] {
 
 private func roundTrip<V: SQLiteValueConvertible>(_ value: V) throws -> (value: V?, storage: String?) {
     let db = try Connection.inMemory()
-    try db.execute("CREATE TABLE t (v \(V.columnType.rawValue))")
+    try db.execute(SQL(verbatim: "CREATE TABLE t (v \(V.declaredType.rawValue))"))
     try db.execute("INSERT INTO t (v) VALUES (?)", [value])
     return (try db.fetchValue(V.self, "SELECT v FROM t"), try db.fetchValue(String.self, "SELECT typeof(v) FROM t"))
 }
@@ -165,7 +165,7 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         ])
     func malformedDates(literal: String) throws {
         let db = try Connection.inMemory()
-        let error = conversionError { _ = try db.fetchValue(Date.self, "SELECT \(literal)") }
+        let error = conversionError { _ = try db.fetchValue(Date.self, SQL(verbatim: "SELECT \(literal)")) }
         #expect(error?.kind == .conversionFailed)
         #expect(try db.fetchValue(Date.self, "SELECT '2024-02-29'") != nil)  // a leap day is fine
     }
@@ -208,7 +208,8 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         #expect(try db.fetchValue(UUID.self, "SELECT 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f'") == uuid)
         for literal in ["'not a uuid'", "x'0102'", "zeroblob(17)", "42", "NULL"] {
             #expect(
-                conversionError { _ = try db.fetchValue(UUID.self, "SELECT \(literal)") }?.kind == .conversionFailed)
+                conversionError { _ = try db.fetchValue(UUID.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
+                    == .conversionFailed)
         }
     }
 
@@ -229,7 +230,9 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
     func badURL() throws {
         let db = try Connection.inMemory()
         for literal in ["''", "42", "x'41'"] {
-            #expect(conversionError { _ = try db.fetchValue(URL.self, "SELECT \(literal)") }?.kind == .conversionFailed)
+            #expect(
+                conversionError { _ = try db.fetchValue(URL.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
+                    == .conversionFailed)
         }
     }
 
@@ -251,7 +254,8 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         #expect(try db.fetchValue(Decimal.self, "SELECT '2e3'") == 2000)
         for literal in ["1.5", "'abc'", "'1.2.3'", "''", "'1e'", "'.'", "'12abc'", "x'31'"] {
             #expect(
-                conversionError { _ = try db.fetchValue(Decimal.self, "SELECT \(literal)") }?.kind == .conversionFailed)
+                conversionError { _ = try db.fetchValue(Decimal.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
+                    == .conversionFailed)
         }
         #expect(conversionError { _ = try Decimal.nan.sqliteValue }?.kind == .conversionFailed)
     }
@@ -260,7 +264,7 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
 
     @Test("enums with a raw value store the raw value", arguments: [FoundationStatus.active, .archived])
     func stringEnum(status: FoundationStatus) throws {
-        #expect(FoundationStatus.columnType == .text)
+        #expect(FoundationStatus.declaredType == .text)
         let (read, storage) = try roundTrip(status)
         #expect(read == status)
         #expect(storage == "text")
@@ -309,5 +313,5 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
 /// Reads the first column as a Date.
 private struct SingleDate: RowDecodable {
     var value: Date
-    init(row: Row) throws { value = try row[0] }
+    init(row: borrowing Row) throws { value = try row[0] }
 }

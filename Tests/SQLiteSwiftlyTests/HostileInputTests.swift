@@ -24,7 +24,7 @@ struct HostileNames: TableModel, Equatable {
         self.number = number
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         key = try row[0]
         text = try row[1]
         data = try row[2]
@@ -65,8 +65,8 @@ private let utf8Cases: [([UInt8], Bool)] = {
         ]
         let insert = try db.makeInsertStatement(for: HostileNames.self)
         for row in rows { _ = try insert.insert(row) }
-        #expect(try db.readAll(HostileNames.self) == rows)
-        let filtered = try db.readAll(HostileNames.self, where: "\"order by\" < ?", [0.0])
+        #expect(try db.fetchAll(HostileNames.self) == rows)
+        let filtered = try db.fetchAll(HostileNames.self, where: "\"order by\" < ?", [0.0])
         #expect(filtered == [rows[1]])
         let names = try db.fetchAll(UntypedRow.self, "SELECT name FROM sqlite_master WHERE type = 'table'")
         #expect(names.map(\.values) == [[.text(HostileNames.tableName)]])
@@ -155,9 +155,9 @@ private let utf8Cases: [([UInt8], Bool)] = {
         } throws: { error in
             (error as? SQLiteError)?.code.primary == .tooBig
         }
-        #expect(try db.readAll(HostileNames.self).isEmpty)
+        #expect(try db.fetchAll(HostileNames.self).isEmpty)
         _ = try insert.insert(HostileNames(key: 3, text: String(repeating: "x", count: 900), data: nil, number: 0))
-        #expect(try db.readAll(HostileNames.self).count == 1)
+        #expect(try db.fetchAll(HostileNames.self).count == 1)
     }
 
     @Test("SQL text past its limit fails with TOOBIG; a negative limit is misuse")
@@ -165,7 +165,7 @@ private let utf8Cases: [([UInt8], Bool)] = {
         let db = try Connection.inMemory()
         try db.setLimit(.sqlLength, to: 100)
         #expect {
-            try db.execute("SELECT " + String(repeating: "1 + ", count: 50) + "1")
+            try db.execute(SQL(verbatim: "SELECT " + String(repeating: "1 + ", count: 50) + "1"))
         } throws: { error in
             (error as? SQLiteError)?.code.primary == .tooBig
         }
@@ -227,5 +227,5 @@ private let utf8Cases: [([UInt8], Bool)] = {
 /// Reads one non-optional integer column.
 private struct NonOptional: RowDecodable {
     var value: Int
-    init(row: Row) throws { value = try row[0] }
+    init(row: borrowing Row) throws { value = try row[0] }
 }

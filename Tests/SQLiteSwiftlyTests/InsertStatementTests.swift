@@ -7,7 +7,8 @@ private struct KeyOnly: TableModel {
     var id: Int
     static let tableName = "key_only"
     static let columns = [Column("id", Int.self, primaryKey: true)]
-    init(row: Row) throws { id = try row[0] }
+    init(id: Int) { self.id = id }
+    init(row: borrowing Row) throws { id = try row[0] }
     func encode(to encoder: inout RowEncoder) throws { try encoder.encode(id) }
 }
 
@@ -30,7 +31,7 @@ private func database() throws -> Connection {
         }
         #expect(ids == Array(1...500))
         #expect(db.lastInsertedRowID == 500)
-        let notes = try db.readAll(TestNote.self)
+        let notes = try db.fetchAll(TestNote.self)
         #expect(notes.count == 500)
         #expect(notes.last == TestNote(text: "note 499"))
     }
@@ -48,9 +49,6 @@ private func database() throws -> Connection {
         let db = try database()
         let columns = #"("id", "name", "au", "moons") VALUES (?, ?, ?, ?)"#
         #expect(try db.makeInsertStatement(for: TestPlanet.self).sql == #"INSERT INTO "test_planets" "# + columns)
-        #expect(
-            try db.makeInsertStatement(for: TestPlanet.self, onConflict: .ignore).sql
-                == #"INSERT OR IGNORE INTO "test_planets" "# + columns)
         #expect(
             try db.makeInsertStatement(for: TestPlanet.self, onConflict: .replace).sql
                 == #"INSERT OR REPLACE INTO "test_planets" "# + columns)
@@ -89,7 +87,7 @@ private func database() throws -> Connection {
         }
         #expect(try insert.insert(TestPlanet.inner[2]) == 3)
         #expect(try insert.insert(TestPlanet.inner[3]) == 4)
-        #expect(try db.readAll(TestPlanet.self) == TestPlanet.inner)
+        #expect(try db.fetchAll(TestPlanet.self) == TestPlanet.inner)
     }
 
     @Test("a failure inside a transaction rolls back the whole batch when the body throws")
@@ -102,9 +100,9 @@ private func database() throws -> Connection {
                 try insert.insert(TestPlanet.inner[0])
             }
         }
-        #expect(try db.readAll(TestPlanet.self).isEmpty)
+        #expect(try db.fetchAll(TestPlanet.self).isEmpty)
         try insert.insert(TestPlanet.inner[0])
-        #expect(try db.readAll(TestPlanet.self).count == 1)
+        #expect(try db.fetchAll(TestPlanet.self).count == 1)
     }
 
     @Test(
@@ -124,7 +122,7 @@ private func database() throws -> Connection {
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets") == 0)
         // The statement is still usable, and no value of the failed run is left bound.
         try insert.insert(TestMiscountedPlanet(id: 2, name: "Even", encodedCount: 4))
-        #expect(try db.readAll(TestPlanet.self) == [TestPlanet(id: 2, name: "Even", au: 1, moons: nil)])
+        #expect(try db.fetchAll(TestPlanet.self) == [TestPlanet(id: 2, name: "Even", au: 1, moons: nil)])
     }
 
     @Test("an error thrown by the model's own encode(to:) half-way is rethrown; nothing is inserted")
@@ -135,7 +133,7 @@ private func database() throws -> Connection {
             static let tableName = TestPlanet.tableName
             static let columns = TestPlanet.columns
             init(refuse: Bool) { self.refuse = refuse }
-            init(row: Row) throws { refuse = false }
+            init(row: borrowing Row) throws { refuse = false }
             func encode(to encoder: inout RowEncoder) throws {
                 try encoder.encode(1)
                 try encoder.encode("Half")
@@ -149,7 +147,7 @@ private func database() throws -> Connection {
         #expect(throws: Refusal()) { try insert.insert(Refusing(refuse: true)) }
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets") == 0)
         try insert.insert(Refusing(refuse: false))
-        #expect(try db.readAll(TestPlanet.self) == [TestPlanet(id: 1, name: "Half", au: 2, moons: nil)])
+        #expect(try db.fetchAll(TestPlanet.self) == [TestPlanet(id: 1, name: "Half", au: 2, moons: nil)])
     }
 
     @Test("NOT NULL is enforced by the table the model created")
@@ -158,56 +156,59 @@ private func database() throws -> Connection {
         #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO test_planets (id, name) VALUES (1, 'x')") }
     }
 
-    @Test("conflict policies: ignore skips, replace replaces, update upserts")
+    @Test("insertIfNew skips a conflicting row, replace replaces, update upserts")
     func conflictPolicies() throws {
         let db = try database()
-        try db.makeInsertStatement(for: TestPlanet.self).insert(TestPlanet.inner[0])
+        let insert = try db.makeInsertStatement(for: TestPlanet.self)
+        #expect(try insert.insert(TestPlanet.inner[0]) == 1)  // the row id, no unwrap needed
         let changed = TestPlanet(id: 1, name: "Mercury", au: 0.4, moons: 3)
-        let ignore = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .ignore)
-        #expect(try ignore.insert(changed) == nil)  // skipped: not the row id of the earlier insert
+        #expect(try insert.insertIfNew(changed) == nil)  // skipped: not the row id of the earlier insert
         #expect(db.changes == 0)
-        #expect(try db.readAll(TestPlanet.self) == [TestPlanet.inner[0]])
+        #expect(try db.fetchAll(TestPlanet.self) == [TestPlanet.inner[0]])
         let replace = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .replace)
         #expect(try replace.insert(changed) == 1)
-        #expect(try db.readAll(TestPlanet.self) == [changed])
+        #expect(try db.fetchAll(TestPlanet.self) == [changed])
         let upsert = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .update)
         let again = TestPlanet(id: 1, name: "Mercury", au: 0.39, moons: nil)
         #expect(try upsert.insert(TestPlanet.inner[1]) == 2)  // inserted
         #expect(try upsert.insert(again) == 1)  // updated in place: its own id, not the last inserted one
-        #expect(try db.readAll(TestPlanet.self, where: "1 ORDER BY id") == [again, TestPlanet.inner[1]])
-        #expect(try ignore.insert(TestPlanet.inner[2]) == 3)  // no conflict: inserted
+        #expect(try db.fetchAll(TestPlanet.self, where: "1 ORDER BY id") == [again, TestPlanet.inner[1]])
+        #expect(try insert.insertIfNew(TestPlanet.inner[2]) == 3)  // no conflict: inserted
     }
 
-    @Test("an update statement changes the row with the model's key and reports whether it found one")
+    @Test("update changes the row with the model's key, reports whether it found one, and runs UPDATE by key")
     func update() throws {
         let db = try database()
         let insert = try db.makeInsertStatement(for: TestPlanet.self)
         for planet in TestPlanet.inner { try insert.insert(planet) }
-        let update = try db.makeUpdateStatement(for: TestPlanet.self)
-        #expect(update.sql == #"UPDATE "test_planets" SET "name" = ?2, "au" = ?3, "moons" = ?4 WHERE "id" = ?1"#)
+        var traced: [String] = []
+        db.trace { traced.append($0.sql) }
         var mars = TestPlanet.inner[3]
         mars.moons = 2
-        #expect(try update.update(mars))
-        #expect(try !update.update(TestPlanet(id: 99, name: "Nowhere", au: 1, moons: nil)))
-        #expect(try db.readOne(TestPlanet.self, where: "id = 4") == mars)
-        #expect(try db.readAll(TestPlanet.self).count == 4)
-        // A constraint failure leaves the statement usable.
-        #expect(throws: SQLiteError.self) { try update.update(TestPlanet(id: 1, name: "Venus", au: 1, moons: nil)) }
+        #expect(try db.update(mars))
+        #expect(traced.last == #"UPDATE "test_planets" SET "name" = ?2, "au" = ?3, "moons" = ?4 WHERE "id" = ?1"#)
+        db.trace(nil)
+        #expect(try !db.update(TestPlanet(id: 99, name: "Nowhere", au: 1, moons: nil)))
+        #expect(try db.fetchOne(TestPlanet.self, where: "id = 4") == mars)
+        #expect(try db.fetchAll(TestPlanet.self).count == 4)
+        // A constraint failure leaves the cached statement usable.
+        #expect(throws: SQLiteError.self) { try db.update(TestPlanet(id: 1, name: "Venus", au: 1, moons: nil)) }
         mars.au = 1.6
-        #expect(try update.update(mars))
-        #expect(try db.readOne(TestPlanet.self, where: "id = 4")?.au == 1.6)
+        #expect(try db.update(mars))
+        #expect(try db.fetchOne(TestPlanet.self, where: "id = 4")?.au == 1.6)
     }
 
-    @Test("a delete statement removes the row with the model's key and reports whether it found one")
+    @Test("delete removes the row with the model's key, reports whether it found one, and runs DELETE by key")
     func delete() throws {
         let db = try database()
         let insert = try db.makeInsertStatement(for: TestPlanet.self)
         for planet in TestPlanet.inner { try insert.insert(planet) }
-        let delete = try db.makeDeleteStatement(for: TestPlanet.self)
-        #expect(delete.sql == #"DELETE FROM "test_planets" WHERE "id" = ?"#)
-        #expect(try delete.delete(TestPlanet.inner[1]))
-        #expect(try !delete.delete(TestPlanet.inner[1]))
-        #expect(try db.readAll(TestPlanet.self).map(\.id) == [1, 3, 4])
+        var traced: [String] = []
+        db.trace { traced.append($0.sql) }
+        #expect(try db.delete(TestPlanet.inner[1]))
+        #expect(traced.last == #"DELETE FROM "test_planets" WHERE "id" = ?"#)
+        #expect(try !db.delete(TestPlanet.inner[1]))
+        #expect(try db.fetchAll(TestPlanet.self).map(\.id) == [1, 3, 4])
     }
 
     @Test("delete by a composite key uses every key column")
@@ -217,49 +218,38 @@ private func database() throws -> Connection {
         let insert = try db.makeInsertStatement(for: TestMembership.self)
         try insert.insert(TestMembership(group: "a", member: 1, role: "x"))
         try insert.insert(TestMembership(group: "a", member: 2, role: "x"))
-        let delete = try db.makeDeleteStatement(for: TestMembership.self)
-        #expect(try delete.delete(TestMembership(group: "a", member: 2, role: "ignored")))
-        #expect(try !delete.delete(TestMembership(group: "b", member: 1, role: "x")))
-        #expect(try db.readAll(TestMembership.self).map(\.member) == [1])
+        #expect(try db.delete(TestMembership(group: "a", member: 2, role: "ignored")))
+        #expect(try !db.delete(TestMembership(group: "b", member: 1, role: "x")))
+        #expect(try db.fetchAll(TestMembership.self).map(\.member) == [1])
     }
 
     @Test("update, delete and upsert need a primary key: without one they are misuse naming the table")
     func noPrimaryKey() throws {
         let db = try database()
-        let attempts: [(String, () throws(SQLiteError) -> Void)] = [
-            ("update", { () throws(SQLiteError) in _ = try db.makeUpdateStatement(for: TestNote.self) }),
-            ("delete", { () throws(SQLiteError) in _ = try db.makeDeleteStatement(for: TestNote.self) }),
-            (
-                "upsert",
-                { () throws(SQLiteError) in _ = try db.makeInsertStatement(for: TestNote.self, onConflict: .update) }
-            ),
+        let note = TestNote(text: "a")
+        let attempts: [(String, () throws -> Void)] = [
+            ("update", { _ = try db.update(note) }),
+            ("delete", { _ = try db.delete(note) }),
+            ("upsert", { _ = try db.makeInsertStatement(for: TestNote.self, onConflict: .update) }),
         ]
         for (label, attempt) in attempts {
-            do throws(SQLiteError) {
-                try attempt()
-                Issue.record("\(label) without a primary key succeeded")
-            } catch {
-                #expect(error.kind == .misuse, "\(label)")
-                #expect(error.table == "test_notes", "\(label)")
-                #expect(error.message.contains("primary key"), "\(label)")
-            }
+            let error = try #require(throws: SQLiteError.self, "\(label)") { try attempt() }
+            #expect(error.kind == .misuse, "\(label)")
+            #expect(error.table == "test_notes", "\(label)")
+            #expect(error.message.contains("primary key"), "\(label)")
         }
         try db.createTable(for: KeyOnly.self)
-        do throws(SQLiteError) {
-            _ = try db.makeUpdateStatement(for: KeyOnly.self)
-            Issue.record("an update with nothing to set succeeded")
-        } catch {
-            #expect(error.kind == .misuse)
-            #expect(error.table == "key_only")
-        }
-        _ = try db.makeDeleteStatement(for: KeyOnly.self)
+        let error = try #require(throws: SQLiteError.self) { try db.update(KeyOnly(id: 1)) }
+        #expect(error.kind == .misuse)
+        #expect(error.table == "key_only")
+        #expect(try !db.delete(KeyOnly(id: 1)))
     }
 
     @Test("making an insert statement for a missing table fails at once, not at the first insert")
     func missingTable() throws {
         let db = try Connection.inMemory()
         #expect(throws: SQLiteError.self) { try db.makeInsertStatement(for: TestPlanet.self) }
-        #expect(throws: SQLiteError.self) { try db.makeUpdateStatement(for: TestPlanet.self) }
-        #expect(throws: SQLiteError.self) { try db.makeDeleteStatement(for: TestPlanet.self) }
+        #expect(throws: SQLiteError.self) { try db.update(TestPlanet.inner[0]) }
+        #expect(throws: SQLiteError.self) { try db.delete(TestPlanet.inner[0]) }
     }
 }

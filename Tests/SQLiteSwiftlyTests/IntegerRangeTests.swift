@@ -6,7 +6,7 @@ import Testing
 /// Stores `value` in a fresh table whose column is declared from `V`, and reads it back with its storage class.
 fileprivate func storeAndRead<V: SQLiteValueConvertible>(_ value: V) throws -> (value: V?, storage: String?) {
     let db = try Connection.inMemory()
-    try db.execute("CREATE TABLE t (v \(V.columnType.rawValue))")
+    try db.execute(SQL(verbatim: "CREATE TABLE t (v \(V.declaredType.rawValue))"))
     try db.execute("INSERT INTO t (v) VALUES (?)", [value])
     return (try db.fetchValue(V.self, "SELECT v FROM t"), try db.fetchValue(String.self, "SELECT typeof(v) FROM t"))
 }
@@ -111,7 +111,7 @@ let integerTypeCases: [IntegerTypeCase] = [
     func integerRefusesOtherStorage(literal: String) throws {
         let db = try Connection.inMemory()
         do {
-            _ = try db.fetchValue(Int.self, "SELECT \(literal)")
+            _ = try db.fetchValue(Int.self, SQL(verbatim: "SELECT \(literal)"))
             Issue.record("reading \(literal) as Int should fail")
         } catch {
             #expect(error.kind == .conversionFailed)

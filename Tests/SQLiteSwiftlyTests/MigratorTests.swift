@@ -188,7 +188,7 @@ private struct MigrationFailure: Error, Equatable {}
         // A busy database fails at BEGIN IMMEDIATE, before the migration body runs.
         let holder = try Connection(opening: path)
         try holder.execute("BEGIN IMMEDIATE")
-        let busy = try Connection(opening: path, busyTimeout: .milliseconds(50))
+        let busy = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(50)))
         var ran = false
         migrator.add("v3") { _ in ran = true }
         let error = try #require(throws: SQLiteError.self) { try migrator.migrate(busy) }

@@ -35,7 +35,7 @@ struct RandomRow: TableModel, Equatable {
         (self.bytes, self.flag, self.maybe, self.maybeText) = (bytes, flag, maybe, maybeText)
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         (id, number, real, text) = (try row[0], try row[1], try row[2], try row[3])
         (bytes, flag, maybe, maybeText) = (try row[4], try row[5], try row[6], try row[7])
     }
@@ -71,7 +71,7 @@ struct RandomlyNamed: TableModel, Equatable {
         (self.id, self.value) = (id, value)
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         (id, value) = (try row[0], try row[1])
     }
 
@@ -109,7 +109,7 @@ final class InputCounter: Sendable {
                 id: id, number: number, real: real, text: text, bytes: bytes, flag: id % 2 == 0, maybe: maybe,
                 maybeText: maybeText)
             _ = try insert.insert(row)
-            #expect(try db.readOne(RandomRow.self, where: "id = ?", [id]) == row)
+            #expect(try db.fetchOne(RandomRow.self, where: "id = ?", [id]) == row)
         }
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM \"random rows\"") == counter.value)
         print("PropertyTests: \(counter.value) random models round-tripped")
@@ -124,7 +124,7 @@ final class InputCounter: Sendable {
         ) { integer, real, text, bytes in
             for value in [SQLiteValue.null, .integer(integer), .real(real), .text(text), .blob(bytes)] {
                 counter.add()
-                let rows = try db.fetchAll(UntypedRow.self, "SELECT ?", StatementArguments(values: [value]))
+                let rows = try db.fetchAll(UntypedRow.self, "SELECT ?", StatementArguments([value]))
                 #expect(rows.map(\.values) == [[value]])
             }
         }
@@ -146,7 +146,7 @@ final class InputCounter: Sendable {
                     try db.createTable(for: RandomlyNamed.self)
                     let row = RandomlyNamed(id: 1, value: value)
                     _ = try db.makeInsertStatement(for: RandomlyNamed.self).insert(row)
-                    #expect(try db.readAll(RandomlyNamed.self) == [row])
+                    #expect(try db.fetchAll(RandomlyNamed.self) == [row])
                 }
             }
         }

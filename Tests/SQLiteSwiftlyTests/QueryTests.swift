@@ -12,7 +12,7 @@ import Testing
     }
 
     private func names(_ db: Connection, _ sql: String, _ arguments: StatementArguments) throws -> [String] {
-        try db.fetchAll(TestPlanet.self, sql, arguments).map(\.name)
+        try db.fetchAll(TestPlanet.self, SQL(verbatim: sql), arguments).map(\.name)
     }
 
     @Test("positional ? arguments bind in order")
@@ -51,57 +51,83 @@ import Testing
         #expect(try db.fetchValue(Int?.self, "SELECT moons FROM test_planets WHERE id = 3") == .some(nil))
     }
 
-    @Test("a ValueList expands one IN (?) placeholder, between other positional arguments")
-    func valueList() throws {
+    @Test("interpolated values are bound, never spliced: quotes and SQL in a value are just text")
+    func interpolationBinds() throws {
         let db = try planets()
-        let found = try names(
-            db, "SELECT * FROM test_planets WHERE au > ? AND id IN (?) AND name <> ? ORDER BY id",
-            [0.1, ValueList([1, 2, 4]), "Venus"])
-        #expect(found == ["Mercury", "Mars"])
-        // The SQL is expanded per list length: a one-element list and a long one work too.
-        #expect(try names(db, "SELECT * FROM test_planets WHERE id IN (?)", [ValueList([3])]) == ["Earth"])
-        let many = ValueList(Array(1...500))
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets WHERE id IN (?)", [many]) == 4)
+        let hostile = "Venus' OR '1' = '1"
+        let query: SQL = "SELECT * FROM test_planets WHERE au > \(0.1) AND name <> \(hostile) ORDER BY id"
+        #expect(query.text == "SELECT * FROM test_planets WHERE au > ? AND name <> ? ORDER BY id")
+        #expect(query.description == query.text)  // values never show
+        #expect(try db.fetchAll(TestPlanet.self, query).map(\.name) == ["Mercury", "Venus", "Earth", "Mars"])
+        let moons: Int? = nil
+        try db.execute("UPDATE test_planets SET moons = \(moons) WHERE id = \(3)")
+        #expect(try db.fetchValue(Int?.self, "SELECT moons FROM test_planets WHERE id = \(3)") == .some(nil))
     }
 
-    @Test("an empty ValueList matches nothing, and NOT IN an empty list matches everything")
-    func emptyValueList() throws {
+    @Test("\\(list:) binds one placeholder per element; an empty list matches nothing")
+    func interpolatedLists() throws {
         let db = try planets()
-        let empty = ValueList([Int]())
-        #expect(try names(db, "SELECT * FROM test_planets WHERE id IN (?)", [empty]).isEmpty)
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets WHERE id NOT IN (?)", [empty]) == 4)
-        #expect(try db.execute("DELETE FROM test_planets WHERE id IN (?)", [empty]) == 0)
+        let ids = [1, 2, 4]
+        let found = try db.fetchAll(
+            TestPlanet.self, "SELECT * FROM test_planets WHERE id IN (\(list: ids)) AND name <> \("Venus") ORDER BY id")
+        #expect(found.map(\.name) == ["Mercury", "Mars"])
+        let many = Array(1...500)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets WHERE id IN (\(list: many))") == 4)
+        let none = [Int]()
+        #expect(try db.fetchAll(TestPlanet.self, "SELECT * FROM test_planets WHERE id IN (\(list: none))").isEmpty)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets WHERE id NOT IN (\(list: none))") == 4)
+        #expect(try db.execute("DELETE FROM test_planets WHERE id IN (\(list: none))") == 0)
     }
 
-    @Test("a ValueList works with named arguments, also when the name is used twice")
-    func valueListNamed() throws {
-        let db = try planets()
-        let found = try names(
-            db, "SELECT * FROM test_planets WHERE id IN (:ids) AND name <> :skip ORDER BY id",
-            ["ids": ValueList([1, 2, 3]), "skip": "Venus"])
-        #expect(found == ["Mercury", "Earth"])
-        let twice = try db.fetchValue(
-            Int.self, "SELECT count(*) FROM test_planets WHERE id IN (@ids) AND id + 1 IN (@ids)",
-            ["ids": ValueList([1, 2, 3])])
-        #expect(twice == 2)
-        #expect(try names(db, "SELECT * FROM test_planets WHERE id IN (:ids)", ["ids": ValueList([Int]())]).isEmpty)
+    @Test("\\(identifier:) quotes a name, and fragments compose with their values in order")
+    func identifiersAndFragments() throws {
+        let db = try Connection.inMemory()
+        let table = #"odd "name"; DROP TABLE x"#
+        try db.execute("CREATE TABLE \(identifier: table) (v INTEGER)")
+        try db.execute("INSERT INTO \(identifier: table) VALUES (\(1)), (\(2)), (\(3))")
+        let low: SQL = "v > \(1)"
+        let high: SQL = "v < \(3)"
+        let query: SQL = "SELECT v FROM \(identifier: table) WHERE \(low) AND " + high
+        #expect(query.text == #"SELECT v FROM "odd ""name""; DROP TABLE x" WHERE v > ? AND v < ?"#)
+        #expect(try db.fetchAll(UntypedRow.self, query).map(\.values) == [[.integer(2)]])
     }
 
-    @Test("? inside strings, comments and quoted identifiers is not a placeholder")
+    @Test("SQL(verbatim:) binds nothing: its parameters take the argument list")
+    func verbatim() throws {
+        let db = try planets()
+        let text = "SELECT name FROM test_planets WHERE id = ?"
+        #expect(try db.fetchValue(String.self, SQL(verbatim: text), [3]) == "Earth")
+        #expect(SQL(verbatim: text).arguments.isEmpty)
+    }
+
+    @Test("interpolated values and an argument list together are refused, as are values in prepare and scripts")
+    func interpolationMisuse() throws {
+        let db = try planets()
+        let both = try #require(throws: SQLiteError.self) {
+            try db.execute("DELETE FROM test_planets WHERE id = \(1) OR id = ?", [2])
+        }
+        #expect(both.kind == .parameterMismatch)
+        let prepared = try #require(throws: SQLiteError.self) { try db.prepare("SELECT \(1)") }
+        #expect(prepared.kind == .parameterMismatch)
+        let script = try #require(throws: SQLiteError.self) {
+            try db.executeScript("DELETE FROM test_planets WHERE id = \(1);")
+        }
+        #expect(script.kind == .parameterMismatch)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets") == 4)
+    }
+
+    @Test("? inside strings, comments and quoted identifiers is not a parameter")
     func placeholdersInsideTokensAreIgnored() throws {
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE \"odd?name\" (\"what?\" TEXT, [why?] TEXT, `how?` TEXT)")
-        let sql = """
+        let sql: SQL = """
             INSERT INTO "odd?name" ("what?", [why?], `how?`) -- a comment? yes ?
             VALUES ('is it? really?', /* ? :x @y $z */ ?, ?)
             """
         #expect(try db.execute(sql, ["second", "third"]) == 1)
-        let list = try db.fetchAll(
-            UntypedRow.self, "SELECT 'it''s?', \"what?\" FROM \"odd?name\" WHERE [why?] IN (?) -- ?",
-            [
-                ValueList(["second", "other"])
-            ])
-        #expect(list.map(\.values) == [[.text("it's?"), .text("is it? really?")]])
+        let rows = try db.fetchAll(
+            UntypedRow.self, "SELECT 'it''s?', \"what?\" FROM \"odd?name\" WHERE [why?] = \("second") -- ?")
+        #expect(rows.map(\.values) == [[.text("it's?"), .text("is it? really?")]])
     }
 
     @Test("too few or too many positional arguments fail before anything runs")
@@ -109,7 +135,7 @@ import Testing
         let db = try planets()
         let sql = "UPDATE test_planets SET moons = 99 WHERE id = ? OR id = ?"
         for arguments: StatementArguments in [[1], [1, 2, 3], .none] {
-            let error = try #require(throws: SQLiteError.self) { try db.execute(sql, arguments) }
+            let error = try #require(throws: SQLiteError.self) { try db.execute(SQL(verbatim: sql), arguments) }
             #expect(error.kind == .parameterMismatch)
             #expect(error.sql == sql)
         }
@@ -127,48 +153,21 @@ import Testing
             (["moons": 9, "@name": "Mars"], ":name"),  // wrong prefix
         ]
         for (arguments, parameter) in cases {
-            let error = try #require(throws: SQLiteError.self) { try db.execute(sql, arguments) }
+            let error = try #require(throws: SQLiteError.self) { try db.execute(SQL(verbatim: sql), arguments) }
             #expect(error.kind == .parameterMismatch)
             #expect(error.parameter == parameter)
         }
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets WHERE moons = 9") == 0)
     }
 
-    @Test("named arguments for positional parameters, and list mismatches, are refused")
+    @Test("named arguments for positional parameters are refused, saying to name every parameter")
     func mixedMismatch() throws {
         let db = try planets()
         let named = try #require(throws: SQLiteError.self) {
-            try db.execute("DELETE FROM test_planets WHERE id = ?", ["id": 1])
+            try db.execute("DELETE FROM test_planets WHERE id = ? OR name = :name", ["name": "Mars"])
         }
         #expect(named.kind == .parameterMismatch)
-        let listCount = try #require(throws: SQLiteError.self) {
-            try db.execute("DELETE FROM test_planets WHERE id IN (?) OR id = ?", [ValueList([1, 2])])
-        }
-        #expect(listCount.kind == .parameterMismatch)
-        let numbered = try #require(throws: SQLiteError.self) {
-            try db.execute("DELETE FROM test_planets WHERE id IN (?1)", [ValueList([1, 2])])
-        }
-        #expect(numbered.kind == .parameterMismatch)
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets") == 4)
-    }
-
-    @Test("a named ValueList that matches no parameter is an extra argument, not silently dropped")
-    func unusedNamedList() throws {
-        let db = try planets()
-        let error = try #require(throws: SQLiteError.self) {
-            try db.execute("DELETE FROM test_planets WHERE id = :id", ["id": 1, "idz": ValueList([2, 3])])
-        }
-        #expect(error.kind == .parameterMismatch)
-        #expect(error.parameter == "idz")
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets") == 4)
-    }
-
-    @Test("a ValueList passed to a prepared statement is refused, not bound")
-    func valueListOnPreparedStatement() throws {
-        let db = try planets()
-        let statement = try db.prepare("DELETE FROM test_planets WHERE id IN (?)")
-        let error = try #require(throws: SQLiteError.self) { try statement.execute([ValueList([1])]) }
-        #expect(error.kind == .parameterMismatch)
+        #expect(named.message.contains("name every parameter"))
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets") == 4)
     }
 
@@ -181,9 +180,10 @@ import Testing
         #expect(error.kind == .conversionFailed)
         #expect(error.parameter == "?1")
         let listError = try #require(throws: SQLiteError.self) {
-            try db.execute("UPDATE test_planets SET au = 0 WHERE au IN (?)", [ValueList([1.0, .nan])])
+            try db.execute("UPDATE test_planets SET au = 0 WHERE au IN (\(list: [1.0, .nan]))")
         }
         #expect(listError.kind == .conversionFailed)
+        #expect(listError.parameter == "?2")
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets WHERE au = 0") == 0)
     }
 
@@ -193,8 +193,8 @@ import Testing
         let statement = try db.prepare("SELECT * FROM test_planets WHERE id = :id AND name <> @skip")
         #expect(statement.parameterCount == 2)
         #expect(statement.parameterNames == [":id", "@skip"])
-        #expect(try statement.fetchOne(["id": 4, "skip": ""], as: TestPlanet.self)?.name == "Mars")
-        #expect(try statement.fetchOne(["id": 4, "skip": "Mars"], as: TestPlanet.self) == nil)
-        #expect(try statement.run(["id": 1, "skip": ""], as: TestPlanet.self).map(\.name) == ["Mercury"])
+        #expect(try statement.fetchOne(TestPlanet.self, ["id": 4, "skip": ""])?.name == "Mars")
+        #expect(try statement.fetchOne(TestPlanet.self, ["id": 4, "skip": "Mars"]) == nil)
+        #expect(try statement.fetchAll(TestPlanet.self, ["id": 1, "skip": ""]).map(\.name) == ["Mercury"])
     }
 }

@@ -31,7 +31,7 @@ import Testing
                 self.moons = moons
             }
 
-            init(row: Row) throws {  // columns by index, in the order of `columns`
+            init(row: borrowing Row) throws {  // columns by index, in the order of `columns`
                 id = try row[0]
                 name = try row[1]
                 au = try row[2]
@@ -61,12 +61,12 @@ import Testing
             try insert.insert(Planet(id: 3, name: "Earth", au: 1.0, moons: 1))
             try insert.insert(Planet(id: 4, name: "Mars", au: 1.524, moons: nil))
         }
-        let planets: [Planet] = try db.readAll(Planet.self)
+        let planets: [Planet] = try db.fetchAll(Planet.self)
         print(planets.map(\.name))  // ["Mercury", "Earth", "Mars"]
 
         // The same file again: this fails if nothing, or something that is not a database, is at `path`.
         let again = try Connection(opening: path)
-        let beyondEarth = try again.readAll(Planet.self, where: "au > ?", [1.0])
+        let beyondEarth = try again.fetchAll(Planet.self, where: "au > ?", [1.0])
         print(beyondEarth.map(\.name))  // ["Mars"]
         // README quick start: end
         return (planets.map(\.name), beyondEarth.map(\.name), directory)

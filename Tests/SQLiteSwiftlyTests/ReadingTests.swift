@@ -10,7 +10,7 @@ private struct Number: RowDecodable, Equatable {
         self.n = n
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         n = try row[0]
     }
 }
@@ -37,18 +37,18 @@ private struct Number: RowDecodable, Equatable {
     @Test("readAll with a WHERE clause and arguments returns the matching models in order")
     func readAllWhere() throws {
         let db = try planets()
-        let far = try db.readAll(TestPlanet.self, where: "au > ? ORDER BY au DESC", [0.5])
+        let far = try db.fetchAll(TestPlanet.self, where: "au > ? ORDER BY au DESC", [0.5])
         #expect(far.map(\.name) == ["Mars", "Earth", "Venus"])
-        let none = try db.readAll(TestPlanet.self, where: "name = ?", ["Pluto"])
+        let none = try db.fetchAll(TestPlanet.self, where: "name = ?", ["Pluto"])
         #expect(none.isEmpty)
-        #expect(try db.readAll(TestPlanet.self) == TestPlanet.inner)
+        #expect(try db.fetchAll(TestPlanet.self) == TestPlanet.inner)
     }
 
     @Test("readOne returns the first match, or nil when there is none")
     func readOne() throws {
         let db = try planets()
-        #expect(try db.readOne(TestPlanet.self, where: "name = :name", ["name": "Earth"]) == TestPlanet.inner[2])
-        #expect(try db.readOne(TestPlanet.self, where: "name = ?", ["Pluto"]) == nil)
+        #expect(try db.fetchOne(TestPlanet.self, where: "name = :name", ["name": "Earth"]) == TestPlanet.inner[2])
+        #expect(try db.fetchOne(TestPlanet.self, where: "name = ?", ["Pluto"]) == nil)
         #expect(try db.fetchOne(TestPlanet.self, "SELECT * FROM test_planets WHERE id > 9") == nil)
     }
 
@@ -56,7 +56,7 @@ private struct Number: RowDecodable, Equatable {
     func readAllMismatch() throws {
         let db = try planets()
         let error = try #require(throws: SQLiteError.self) {
-            try db.readAll(TestPlanet.self, where: "au > ?", [])
+            try db.fetchAll(TestPlanet.self, where: "au > ?", [])
         }
         #expect(error.kind == .parameterMismatch)
     }
@@ -88,7 +88,7 @@ private struct Number: RowDecodable, Equatable {
     @Test("a cursor streams every row in order, then returns nil")
     func cursorStreams() throws {
         let db = try numbers(1000)
-        let cursor = try db.cursor(Number.self, "SELECT n FROM numbers ORDER BY n")
+        let cursor = try db.fetchCursor(Number.self, "SELECT n FROM numbers ORDER BY n")
         var expected = 1
         while let number = try cursor.next() {
             #expect(number.n == expected)
@@ -97,7 +97,7 @@ private struct Number: RowDecodable, Equatable {
         #expect(expected == 1001)
         #expect(try cursor.next() == nil)
         var sum = 0
-        try db.cursor(Number.self, "SELECT n FROM numbers WHERE n <= ?", [10]).forEach { sum += $0.n }
+        try db.fetchCursor(Number.self, "SELECT n FROM numbers WHERE n <= ?", [10]).forEach { sum += $0.n }
         #expect(sum == 55)
     }
 
@@ -107,7 +107,7 @@ private struct Number: RowDecodable, Equatable {
         let db = try Connection(creating: directory.path("db.sqlite"))
         try db.execute("CREATE TABLE numbers (n)")
         for n in 1...10 { try db.execute("INSERT INTO numbers VALUES (?)", [n]) }
-        var cursor: Cursor<Number>? = try db.cursor(Number.self, "SELECT n FROM numbers ORDER BY n")
+        var cursor: Cursor<Number>? = try db.fetchCursor(Number.self, "SELECT n FROM numbers ORDER BY n")
         #expect(try cursor?.next() == Number(n: 1))
         #expect(try cursor?.next() == Number(n: 2))
         cursor?.close()
@@ -115,12 +115,13 @@ private struct Number: RowDecodable, Equatable {
         cursor = nil
         // Another cursor, dropped without close().
         do {
-            let other = try db.cursor(Number.self, "SELECT n FROM numbers")
+            let other = try db.fetchCursor(Number.self, "SELECT n FROM numbers")
             _ = try other.next()
         }
         try db.transaction { try db.execute("DELETE FROM numbers WHERE n > 5") }
         // No read lock is left: another connection can write.
-        let writer = try Connection(opening: directory.path("db.sqlite"), busyTimeout: .milliseconds(50))
+        let writer = try Connection(
+            opening: directory.path("db.sqlite"), options: .init(busyTimeout: .milliseconds(50)))
         try writer.execute("DELETE FROM numbers WHERE n > 3")
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM numbers") == 3)
     }
@@ -128,7 +129,7 @@ private struct Number: RowDecodable, Equatable {
     @Test("other queries run while a cursor is open")
     func queriesDuringCursor() throws {
         let db = try numbers(5)
-        let cursor = try db.cursor(Number.self, "SELECT n FROM numbers ORDER BY n")
+        let cursor = try db.fetchCursor(Number.self, "SELECT n FROM numbers ORDER BY n")
         var seen: [Int] = []
         while let number = try cursor.next() {
             seen.append(number.n)
@@ -141,7 +142,7 @@ private struct Number: RowDecodable, Equatable {
     func cursorConversionError() throws {
         let db = try numbers(5)
         try db.execute("UPDATE numbers SET n = 'three' WHERE n = 3")
-        let cursor = try db.cursor(Number.self, "SELECT n FROM numbers ORDER BY rowid")
+        let cursor = try db.fetchCursor(Number.self, "SELECT n FROM numbers ORDER BY rowid")
         #expect(try cursor.next() == Number(n: 1))
         #expect(try cursor.next() == Number(n: 2))
         do {
@@ -158,7 +159,7 @@ private struct Number: RowDecodable, Equatable {
     @Test("an interrupt makes the cursor throw, and the connection stays usable")
     func cursorInterrupted() throws {
         let db = try numbers(100)
-        let cursor = try db.cursor(Number.self, "SELECT n FROM numbers")
+        let cursor = try db.fetchCursor(Number.self, "SELECT n FROM numbers")
         #expect(try cursor.next() == Number(n: 1))
         db.interruptHandle.interrupt()
         do {
@@ -174,7 +175,7 @@ private struct Number: RowDecodable, Equatable {
     @Test("a step error (a failing function) is thrown by the cursor")
     func cursorStepError() throws {
         let db = try numbers(3)
-        let cursor = try db.cursor(
+        let cursor = try db.fetchCursor(
             UntypedRow.self,
             // n - max - 3 is exactly Int64.min for n = 2 only, and abs(Int64.min) overflows.
             "SELECT n, abs(n - 9223372036854775807 - 3) FROM numbers")
@@ -188,15 +189,15 @@ private struct Number: RowDecodable, Equatable {
     func rerunEndsCursor() throws {
         let db = try numbers(5)
         let statement = try db.prepare("SELECT n FROM numbers ORDER BY n")
-        let cursor = try statement.cursor(as: Number.self)
+        let cursor = try statement.fetchCursor(Number.self)
         #expect(try cursor.next() == Number(n: 1))
-        #expect(try statement.run(as: Number.self).count == 5)
+        #expect(try statement.fetchAll(Number.self).count == 5)
         let error = try #require(throws: SQLiteError.self) { try cursor.next() }
         #expect(error.kind == .misuse)
         #expect(try cursor.next() == nil)
         // A second cursor on the same statement also ends the first.
-        let first = try statement.cursor(as: Number.self)
-        let second = try statement.cursor(as: Number.self)
+        let first = try statement.fetchCursor(Number.self)
+        let second = try statement.fetchCursor(Number.self)
         #expect(throws: SQLiteError.self) { try first.next() }
         #expect(try second.next() == Number(n: 1))
     }
@@ -205,14 +206,20 @@ private struct Number: RowDecodable, Equatable {
     func cursorChecksFirst() throws {
         let db = try numbers(3)
         let model = try #require(throws: SQLiteError.self) {
-            try db.cursor(Number.self, "SELECT n, n FROM numbers")
+            try db.fetchCursor(Number.self, "SELECT n AS m FROM numbers")
         }
         #expect(model.kind == .modelMismatch)
+        #expect(model.column == "n")
+        let ambiguous = try #require(throws: SQLiteError.self) {
+            try db.fetchCursor(Number.self, "SELECT a.n * 10 AS x, a.n, b.n FROM numbers a, numbers b")
+        }
+        #expect(ambiguous.kind == .modelMismatch)
+        #expect(ambiguous.message.contains("2 times"))
         let arguments = try #require(throws: SQLiteError.self) {
-            try db.cursor(Number.self, "SELECT n FROM numbers WHERE n > ?", [1, 2])
+            try db.fetchCursor(Number.self, "SELECT n FROM numbers WHERE n > ?", [1, 2])
         }
         #expect(arguments.kind == .parameterMismatch)
-        let list = try db.cursor(Number.self, "SELECT n FROM numbers WHERE n IN (?) ORDER BY n", [ValueList([1, 3])])
+        let list = try db.fetchCursor(Number.self, "SELECT n FROM numbers WHERE n IN (\(list: [1, 3])) ORDER BY n")
         #expect(try list.next() == Number(n: 1))
         #expect(try list.next() == Number(n: 3))
         #expect(try list.next() == nil)

@@ -14,11 +14,11 @@ private struct RowProbe: RowDecodable {
     var raw: [SQLiteValue]
     var names: [String]
     var outOfRangeName: String
-    var outOfRangeValue: SQLiteValue
+    var outOfRangeValue: SQLiteError?
     var indexOfName: Int?
     var indexOfMissing: Int?
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         number = row.number
         count = row.count
         byIndex = try row[0]
@@ -26,10 +26,19 @@ private struct RowProbe: RowDecodable {
         byNameOtherCase = try row["NAME"]
         nullAsOptional = try row["moons"]
         typed = try row.value(at: 0, as: Int64.self)
-        raw = (0..<row.count).map(row.sqliteValue(at:))
-        names = (0..<row.count).map(row.columnName(at:))
+        raw = []
+        names = []
+        for index in 0..<row.count {
+            raw.append(try row.sqliteValue(at: index))
+            names.append(row.columnName(at: index))
+        }
         outOfRangeName = row.columnName(at: 9)
-        outOfRangeValue = row.sqliteValue(at: -1)
+        do {
+            _ = try row.sqliteValue(at: -1)
+            outOfRangeValue = nil
+        } catch {
+            outOfRangeValue = error
+        }
         indexOfName = row.index(of: "id")
         indexOfMissing = row.index(of: "nope")
     }
@@ -38,7 +47,7 @@ private struct RowProbe: RowDecodable {
 /// A row type that reads column 0 of the first row, and column 5 of the others.
 private struct IndexReader: RowDecodable {
     var value: Int
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         value = try row[row.number == 1 ? 0 : 5]
     }
 }
@@ -46,7 +55,7 @@ private struct IndexReader: RowDecodable {
 /// A row type that reads a column that does not exist by name.
 private struct NameReader: RowDecodable {
     var value: Int
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         value = try row["missing"]
     }
 }
@@ -69,7 +78,7 @@ private struct NameReader: RowDecodable {
         #expect(probe.raw == [.integer(7), .text("Mars"), .null])
         #expect(probe.names == ["Id", "name", "moons"])
         #expect(probe.outOfRangeName == "")
-        #expect(probe.outOfRangeValue == .null)
+        #expect(probe.outOfRangeValue?.kind == .conversionFailed)  // an index out of range throws, it never reads NULL
         #expect(probe.indexOfName == 0)
         #expect(probe.indexOfMissing == nil)
     }
@@ -104,7 +113,7 @@ private struct NameReader: RowDecodable {
     func customDecoderError() throws {
         struct Refusal: Error, Equatable {}
         struct Refusing: RowDecodable {
-            init(row: Row) throws { throw Refusal() }
+            init(row: borrowing Row) throws { throw Refusal() }
         }
         let db = try Connection.inMemory()
         #expect(throws: Refusal()) { try db.fetchAll(Refusing.self, "SELECT 1") }

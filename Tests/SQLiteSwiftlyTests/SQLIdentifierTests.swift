@@ -15,7 +15,7 @@ private struct Umlauts: TableModel, Equatable {
         self.lower = lower
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         upper = try row[0]
         lower = try row[1]
     }
@@ -43,7 +43,7 @@ private struct Umlauts: TableModel, Equatable {
         try db.createTable(for: Umlauts.self)
         try db.verify(Umlauts.self)
         try db.makeInsertStatement(for: Umlauts.self).insert(Umlauts(upper: 1, lower: 2))
-        #expect(try db.readAll(Umlauts.self) == [Umlauts(upper: 1, lower: 2)])
+        #expect(try db.fetchAll(Umlauts.self) == [Umlauts(upper: 1, lower: 2)])
         let row = try #require(try db.fetchOne(UntypedRow.self, "SELECT * FROM umlauts"))
         #expect(row["Ä"] == 1)
         #expect(row["ä"] == 2)

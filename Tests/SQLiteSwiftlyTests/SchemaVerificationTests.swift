@@ -22,7 +22,9 @@ private struct Body: TableModel, Equatable {
         self.moons = moons
     }
 
-    init(row: Row) throws {
+    static let sample = Body(id: 1, name: "Io", moons: nil)
+
+    init(row: borrowing Row) throws {
         id = try row[0]
         name = try row[1]
         moons = try row[2]
@@ -48,7 +50,7 @@ private struct Station: TableModel {
         Column("crew", Int.self),
     ]
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         system = try row[0]
         name = try row[1]
         crew = try row[2]
@@ -74,7 +76,7 @@ private func schemaError(_ body: () throws -> Void) throws -> SQLiteError {
 
 private func database(_ schema: String) throws -> Connection {
     let db = try Connection.inMemory()
-    try db.executeScript(schema)
+    try db.executeScript(SQL(verbatim: schema))
     return db
 }
 
@@ -168,7 +170,7 @@ private func database(_ schema: String) throws -> Connection {
             ("FLOAT", "REAL"), ("NUMERIC", "NUMERIC"), ("BOOLEAN", "NUMERIC"), ("DATETIME", "NUMERIC"),
         ])
     func affinityRules(declared: String, affinity: String) {
-        #expect(SchemaComparison.affinity(of: declared) == affinity)
+        #expect(DeclaredType(rawValue: declared).affinity.rawValue == affinity)
     }
 
     @Test("nullability differences are reported both ways")
@@ -250,12 +252,10 @@ private func database(_ schema: String) throws -> Connection {
         let insert = try schemaError { _ = try db.makeInsertStatement(for: Body.self) }
         #expect(insert.kind == .schemaMismatch)
         #expect(insert.differences.map(\.column) == ["moons"])
-        for make in [
-            { _ = try db.makeUpdateStatement(for: Body.self) }, { _ = try db.makeDeleteStatement(for: Body.self) },
-        ] {
-            #expect(try schemaError(make).kind == .schemaMismatch)
+        for write in [{ _ = try db.update(Body.sample) }, { _ = try db.delete(Body.sample) }] {
+            #expect(try schemaError(write).kind == .schemaMismatch)
         }
-        let read = try schemaError { _ = try db.readAll(Body.self) }
+        let read = try schemaError { _ = try db.fetchAll(Body.self) }
         #expect(read.kind == .schemaMismatch)
         let missing = try schemaError { _ = try Connection.inMemory().makeInsertStatement(for: Body.self) }
         #expect(missing.differences.map(\.kind) == [.missingTable])
@@ -266,12 +266,12 @@ private func database(_ schema: String) throws -> Connection {
         let db = try Connection.inMemory()
         try db.createTable(for: Body.self)
         try db.makeInsertStatement(for: Body.self).insert(Body(id: 1, name: "Mars", moons: 2))
-        #expect(try db.readAll(Body.self) == [Body(id: 1, name: "Mars", moons: 2)])
+        #expect(try db.fetchAll(Body.self) == [Body(id: 1, name: "Mars", moons: 2)])
         try db.execute("ALTER TABLE bodies DROP COLUMN moons")
-        let error = try schemaError { _ = try db.readAll(Body.self) }
+        let error = try schemaError { _ = try db.fetchAll(Body.self) }
         #expect(error.kind == .schemaMismatch)
         #expect(error.differences.map(\.kind) == [.missingColumn])
-        let readOne = try schemaError { _ = try db.readOne(Body.self, where: "id = ?", [1]) }
+        let readOne = try schemaError { _ = try db.fetchOne(Body.self, where: "id = ?", [1]) }
         #expect(readOne.kind == .schemaMismatch)
     }
 
@@ -281,16 +281,16 @@ private func database(_ schema: String) throws -> Connection {
         let path = directory.path("drift.sqlite")
         let db = try Connection(creating: path)
         try db.createTable(for: Body.self)
-        #expect(try db.readAll(Body.self).isEmpty)
+        #expect(try db.fetchAll(Body.self).isEmpty)
         let other = try Connection(opening: path)
         try other.execute("ALTER TABLE bodies ADD COLUMN mass REAL NOT NULL DEFAULT 0")
-        #expect(try db.readAll(Body.self).isEmpty)  // a default makes the extra column harmless
+        #expect(try db.fetchAll(Body.self).isEmpty)  // a default makes the extra column harmless
         try other.executeScript(
             """
             CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER);
             DROP TABLE bodies; ALTER TABLE bodies2 RENAME TO bodies;
             """)
-        let error = try schemaError { _ = try db.readAll(Body.self) }
+        let error = try schemaError { _ = try db.fetchAll(Body.self) }
         #expect(error.differences.map(\.kind) == [.declaredType])
     }
 
@@ -300,14 +300,14 @@ private func database(_ schema: String) throws -> Connection {
         try db.createTable(for: Body.self)
         var schemaReads = 0
         db.trace { event in if event.sql.contains("table_xinfo") { schemaReads += 1 } }
-        _ = try db.readAll(Body.self)
+        _ = try db.fetchAll(Body.self)
         let firstCheck = schemaReads
         #expect(firstCheck > 0)
-        for _ in 0..<5 { _ = try db.readAll(Body.self) }
+        for _ in 0..<5 { _ = try db.fetchAll(Body.self) }
         _ = try db.makeInsertStatement(for: Body.self)
         #expect(schemaReads == firstCheck)
         try db.execute("CREATE TABLE unrelated (x)")
-        _ = try db.readAll(Body.self)
+        _ = try db.fetchAll(Body.self)
         #expect(schemaReads == 2 * firstCheck)
         db.trace(nil)
     }
@@ -317,7 +317,7 @@ private func database(_ schema: String) throws -> Connection {
         let db = try Connection.inMemory()
         try db.createTable(for: Body.self)
         db.clearStatementCache()
-        _ = try db.readAll(Body.self)
+        _ = try db.fetchAll(Body.self)
         #expect(db.cachedStatementCount == 1)
     }
 

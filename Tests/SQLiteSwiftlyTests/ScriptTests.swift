@@ -36,7 +36,7 @@ import Testing
             INSERT INTO a VALUES (1);
             INSERT INTO a VALUES (3);
             """
-        let error = try #require(throws: SQLiteError.self) { try db.executeScript(script) }
+        let error = try #require(throws: SQLiteError.self) { try db.executeScript(SQL(verbatim: script)) }
         #expect(error.code.primary == .constraint)
         #expect(error.message.hasPrefix("statement 3 of the script failed"))
         #expect(error.sql == "INSERT INTO a VALUES (1)")
@@ -48,7 +48,7 @@ import Testing
         let db = try Connection.inMemory()
         let script =
             "CREATE TABLE a (x); INSERT INTO a VALUES (1);\nINSERT INTO a VALUES (2;\nINSERT INTO a VALUES (3);"
-        let error = try #require(throws: SQLiteError.self) { try db.executeScript(script) }
+        let error = try #require(throws: SQLiteError.self) { try db.executeScript(SQL(verbatim: script)) }
         #expect(error.kind == .sqlite)
         #expect(error.message.hasPrefix("statement 3 of the script failed"))
         #expect(error.sql == "INSERT INTO a VALUES (2")

@@ -139,7 +139,7 @@ let endlessQuery =
             }
         }
         await #expect {
-            try await shared.read { db in try db.fetchValue(Int.self, endlessQuery) }
+            try await shared.read { db in try db.fetchValue(Int.self, SQL(verbatim: endlessQuery)) }
         } throws: { error in
             (error as? SQLiteError)?.code == .interrupt
         }
@@ -157,7 +157,7 @@ let endlessQuery =
         let task = Task {
             try await shared.read { db in
                 started.set()
-                return try db.fetchValue(Int.self, endlessQuery)
+                return try db.fetchValue(Int.self, SQL(verbatim: endlessQuery))
             }
         }
         try await started.wait()

@@ -38,9 +38,9 @@ private func sqliteError<T>(_ body: () throws -> T) -> SQLiteError? {
     func argumentsWithoutParameters() throws {
         let db = try Connection.inMemory()
         let statement = try db.prepare("SELECT 1")
-        #expect(sqliteError { try statement.run([1], as: UntypedRow.self) }?.kind == .parameterMismatch)
-        #expect(sqliteError { try statement.run(["a": 1], as: UntypedRow.self) }?.kind == .parameterMismatch)
-        #expect(try statement.run(as: UntypedRow.self).count == 1)
+        #expect(sqliteError { try statement.fetchAll(UntypedRow.self, [1]) }?.kind == .parameterMismatch)
+        #expect(sqliteError { try statement.fetchAll(UntypedRow.self, ["a": 1]) }?.kind == .parameterMismatch)
+        #expect(try statement.fetchAll(UntypedRow.self).count == 1)
     }
 
     @Test("a missing named argument is refused, naming the parameter, and nothing runs")
@@ -81,9 +81,9 @@ private func sqliteError<T>(_ body: () throws -> T) -> SQLiteError? {
     func namedPrefixes() throws {
         let db = try Connection.inMemory()
         let statement = try db.prepare("SELECT :a, @b, $c")
-        let bare = try statement.run(["a": 1, "b": 2, "c": 3], as: UntypedRow.self)
+        let bare = try statement.fetchAll(UntypedRow.self, ["a": 1, "b": 2, "c": 3])
         #expect(bare.map(\.values) == [[.integer(1), .integer(2), .integer(3)]])
-        let prefixed = try statement.run([":a": 4, "@b": 5, "$c": 6], as: UntypedRow.self)
+        let prefixed = try statement.fetchAll(UntypedRow.self, [":a": 4, "@b": 5, "$c": 6])
         #expect(prefixed.map(\.values) == [[.integer(4), .integer(5), .integer(6)]])
     }
 
@@ -92,14 +92,14 @@ private func sqliteError<T>(_ body: () throws -> T) -> SQLiteError? {
         let db = try Connection.inMemory()
         let statement = try db.prepare("SELECT :x + :x")
         #expect(statement.parameterCount == 1)
-        #expect(try statement.run(["x": 20], as: UntypedRow.self).first?.values == [.integer(40)])
+        #expect(try statement.fetchAll(UntypedRow.self, ["x": 20]).first?.values == [.integer(40)])
     }
 
     @Test("named arguments for positional parameters are refused, naming the parameter")
     func namedForPositional() throws {
         let db = try Connection.inMemory()
         let statement = try db.prepare("SELECT ?, ?")
-        let error = try #require(sqliteError { try statement.run(["a": 1, "b": 2], as: UntypedRow.self) })
+        let error = try #require(sqliteError { try statement.fetchAll(UntypedRow.self, ["a": 1, "b": 2]) })
         #expect(error.kind == .parameterMismatch)
         #expect(error.parameter == "?1")
         #expect(error.message.contains("positional"))
@@ -109,8 +109,8 @@ private func sqliteError<T>(_ body: () throws -> T) -> SQLiteError? {
     func positionalForNamed() throws {
         let db = try Connection.inMemory()
         let statement = try db.prepare("SELECT :b, :a")
-        #expect(try statement.run([1, 2], as: UntypedRow.self).first?.values == [.integer(1), .integer(2)])
-        #expect(sqliteError { try statement.run([1], as: UntypedRow.self) }?.kind == .parameterMismatch)
+        #expect(try statement.fetchAll(UntypedRow.self, [1, 2]).first?.values == [.integer(1), .integer(2)])
+        #expect(sqliteError { try statement.fetchAll(UntypedRow.self, [1]) }?.kind == .parameterMismatch)
     }
 
     @Test("numbered parameters take as many arguments as the largest number")
@@ -118,7 +118,7 @@ private func sqliteError<T>(_ body: () throws -> T) -> SQLiteError? {
         let db = try Connection.inMemory()
         let statement = try db.prepare("SELECT ?2, ?1")
         #expect(statement.parameterCount == 2)
-        #expect(try statement.run(["x", "y"], as: UntypedRow.self).first?.values == [.text("y"), .text("x")])
-        #expect(sqliteError { try statement.run(["x"], as: UntypedRow.self) }?.kind == .parameterMismatch)
+        #expect(try statement.fetchAll(UntypedRow.self, ["x", "y"]).first?.values == [.text("y"), .text("x")])
+        #expect(sqliteError { try statement.fetchAll(UntypedRow.self, ["x"]) }?.kind == .parameterMismatch)
     }
 }

@@ -15,16 +15,18 @@ import Testing
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t WHERE x > ?", [15]) == 5)
     }
 
-    @Test("a ValueList makes one cache entry per list length")
+    @Test("an interpolated list makes one cache entry per list length, whatever its values")
     func listLengths() throws {
         let db = try Connection.inMemory()
-        let sql = "SELECT count(*) FROM (SELECT 1 AS x) WHERE x IN (?)"
-        _ = try db.fetchValue(Int.self, sql, [ValueList([1, 2])])
-        let count = db.cachedStatementCount
-        _ = try db.fetchValue(Int.self, sql, [ValueList([3, 4])])
-        #expect(db.cachedStatementCount == count)
-        _ = try db.fetchValue(Int.self, sql, [ValueList([1, 2, 3])])
-        #expect(db.cachedStatementCount == count + 1)
+        func count(_ values: [Int]) throws -> Int? {
+            try db.fetchValue(Int.self, "SELECT count(*) FROM (SELECT 1 AS x) WHERE x IN (\(list: values))")
+        }
+        #expect(try count([1, 2]) == 1)
+        let entries = db.cachedStatementCount
+        #expect(try count([3, 4]) == 0)
+        #expect(db.cachedStatementCount == entries)
+        #expect(try count([1, 2, 3]) == 1)
+        #expect(db.cachedStatementCount == entries + 1)
     }
 
     @Test("clearStatementCache empties the cache and queries still work after it")
@@ -44,7 +46,7 @@ import Testing
         let db = try Connection.inMemory()
         _ = try db.fetchValue(Int.self, "SELECT 0")
         for value in 1...100 {
-            _ = try db.fetchValue(Int.self, "SELECT \(value)")
+            _ = try db.fetchValue(Int.self, SQL(verbatim: "SELECT \(value)"))
             _ = try db.fetchValue(Int.self, "SELECT 0")  // keep this one recently used
         }
         #expect(db.cachedStatementCount == 64)
@@ -68,11 +70,11 @@ import Testing
         try db.execute("CREATE TABLE t (x)")
         for value in 1...3 { try db.execute("INSERT INTO t VALUES (?)", [value]) }
         let sql = "SELECT x FROM t ORDER BY x"
-        #expect(try db.fetchAll(UntypedRow.self, sql).count == 3)
+        #expect(try db.fetchAll(UntypedRow.self, SQL(verbatim: sql)).count == 3)
         let count = db.cachedStatementCount
-        let cursor = try db.cursor(UntypedRow.self, sql)
+        let cursor = try db.fetchCursor(UntypedRow.self, SQL(verbatim: sql))
         #expect(try cursor.next()?.values == [.integer(1)])
-        #expect(try db.fetchAll(UntypedRow.self, sql).count == 3)
+        #expect(try db.fetchAll(UntypedRow.self, SQL(verbatim: sql)).count == 3)
         #expect(try cursor.next()?.values == [.integer(2)])
         #expect(db.cachedStatementCount == count)
     }

@@ -28,7 +28,7 @@ private struct QuirkyRow: TableModel {
         TableIndex("odd by ratio", on: ["ratio", "count"]),
     ]
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         name = try row[1]
         data = try row[2]
@@ -54,7 +54,7 @@ private struct TextKeyed: TableModel {
     var code: String
     static let tableName = "codes"
     static let columns = [Column("code", String.self, primaryKey: true)]
-    init(row: Row) throws { code = try row[0] }
+    init(row: borrowing Row) throws { code = try row[0] }
     func encode(to encoder: inout RowEncoder) throws { try encoder.encode(code) }
 }
 
@@ -64,7 +64,7 @@ private struct BrokenIndex: TableModel {
     static let tableName = "broken"
     static let columns = [Column("a", Int.self)]
     static let indexes = [TableIndex("broken_by_b", on: ["b"])]
-    init(row: Row) throws { a = try row[0] }
+    init(row: borrowing Row) throws { a = try row[0] }
     func encode(to encoder: inout RowEncoder) throws { try encoder.encode(a) }
 }
 
@@ -72,7 +72,7 @@ private struct BrokenIndex: TableModel {
 private struct Columnless: TableModel {
     static let tableName = "nothing"
     static let columns: [Column] = []
-    init(row: Row) throws {}
+    init(row: borrowing Row) throws {}
     func encode(to encoder: inout RowEncoder) throws {}
 }
 
@@ -115,9 +115,10 @@ private struct Columnless: TableModel {
     @Test("the generated SQL runs, and its defaults and indexes exist")
     func quirkyTableWorks() throws {
         let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE owners (id INTEGER PRIMARY KEY)")  // the table its foreign key refers to
         try db.createTable(for: QuirkyRow.self)
         try db.execute(#"INSERT INTO "odd ""table""" ("owner") VALUES (NULL)"#)
-        let row = try #require(try db.readAll(QuirkyRow.self).first)
+        let row = try #require(try db.fetchAll(QuirkyRow.self).first)
         #expect(row.id == 1)
         #expect(row.name == #"it's "x""#)
         #expect(row.data == Data([0x00, 0xAB, 0xFF]))
@@ -145,21 +146,21 @@ private struct Columnless: TableModel {
         try db.createTable(for: TestPlanet.self)
         let insert = try db.makeInsertStatement(for: TestPlanet.self)
         for planet in TestPlanet.inner { try insert.insert(planet) }
-        #expect(try db.readAll(TestPlanet.self) == TestPlanet.inner)
+        #expect(try db.fetchAll(TestPlanet.self) == TestPlanet.inner)
         #expect(
-            try db.readAll(TestPlanet.self, where: "au > ? ORDER BY au DESC", [0.5]).map(\.name)
+            try db.fetchAll(TestPlanet.self, where: "au > ? ORDER BY au DESC", [0.5]).map(\.name)
                 == ["Mars", "Earth", "Venus"])
-        #expect(try db.readAll(TestPlanet.self, where: "moons IS NULL") == [TestPlanet.inner[3]])
-        #expect(try db.readOne(TestPlanet.self, where: "name = ?", ["Earth"]) == TestPlanet.inner[2])
-        #expect(try db.readOne(TestPlanet.self, where: "name = ?", ["Pluto"]) == nil)
+        #expect(try db.fetchAll(TestPlanet.self, where: "moons IS NULL") == [TestPlanet.inner[3]])
+        #expect(try db.fetchOne(TestPlanet.self, where: "name = ?", ["Earth"]) == TestPlanet.inner[2])
+        #expect(try db.fetchOne(TestPlanet.self, where: "name = ?", ["Pluto"]) == nil)
     }
 
     @Test("readAll on an empty table returns no rows; on a missing table it fails")
     func emptyAndMissing() throws {
         let db = try Connection.inMemory()
-        #expect(throws: SQLiteError.self) { try db.readAll(TestPlanet.self) }
+        #expect(throws: SQLiteError.self) { try db.fetchAll(TestPlanet.self) }
         try db.createTable(for: TestPlanet.self)
-        #expect(try db.readAll(TestPlanet.self).isEmpty)
+        #expect(try db.fetchAll(TestPlanet.self).isEmpty)
     }
 
     @Test("createTable fails when the table exists, unless ifNotExists, and leaves the data alone")
@@ -179,7 +180,7 @@ private struct Columnless: TableModel {
         try db.createTable(for: TestPlanet.self, ifNotExists: true)
         try db.createTable(for: QuirkyRow.self, ifNotExists: true)
         try db.createTable(for: QuirkyRow.self, ifNotExists: true)
-        #expect(try db.readAll(TestPlanet.self) == [TestPlanet.inner[0]])
+        #expect(try db.fetchAll(TestPlanet.self) == [TestPlanet.inner[0]])
         #expect(!db.isInTransaction)
     }
 
@@ -233,8 +234,8 @@ private struct Columnless: TableModel {
             #expect(error.table == "test_memberships")
         }
         try db.execute(#"INSERT INTO "test_memberships" ("group", "member") VALUES ('c', 9)"#)
-        #expect(try db.readOne(TestMembership.self, where: #""group" = 'c'"#)?.role == "guest")
-        #expect(try db.readAll(TestMembership.self).count == 4)
+        #expect(try db.fetchOne(TestMembership.self, where: #""group" = 'c'"#)?.role == "guest")
+        #expect(try db.fetchAll(TestMembership.self).count == 4)
     }
 
     @Test(
@@ -247,7 +248,7 @@ private struct Columnless: TableModel {
     func defaultLiterals(value: SQLiteValue) throws {
         let db = try Connection.inMemory()
         let columns = [Column("id", Int.self, primaryKey: true), Column("v", .blob, nullable: true, default: value)]
-        try db.execute(TableSQL.createTable("t", columns: columns, ifNotExists: false))
+        try db.execute(SQL(verbatim: TableSQL.createTable("t", columns: columns, ifNotExists: false)))
         try db.execute("INSERT INTO t (id) VALUES (1)")
         #expect(try db.fetchOne(UntypedRow.self, "SELECT v FROM t")?.values == [value])
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM sqlite_master") == 1)

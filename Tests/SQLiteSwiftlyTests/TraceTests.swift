@@ -68,7 +68,7 @@ private final class TraceLog {
         db.trace { log.events.append($0) }
         try db.executeScript("CREATE TABLE t (x UNIQUE); INSERT INTO t VALUES (1);")
         try db.transaction { try db.execute("INSERT INTO t VALUES (2)") }
-        let cursor = try db.cursor(UntypedRow.self, "SELECT x FROM t")
+        let cursor = try db.fetchCursor(UntypedRow.self, "SELECT x FROM t")
         _ = try cursor.next()
         cursor.close()
         #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES (1)") }

@@ -143,7 +143,7 @@ private struct BodyFailure: Error, Equatable {}
         _ = try makeDatabase(directory)
         let holder = try Connection(opening: path)
         try holder.execute("BEGIN IMMEDIATE")
-        let db = try Connection(opening: path, busyTimeout: .milliseconds(50))
+        let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(50)))
         var bodyRan = false
         do {
             try db.transaction {
@@ -170,7 +170,7 @@ private struct BodyFailure: Error, Equatable {}
         _ = try makeDatabase(directory)
         let holder = try Connection(opening: path)
         try holder.execute("BEGIN IMMEDIATE")
-        let db = try Connection(opening: path, busyTimeout: .milliseconds(50))
+        let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(50)))
         var bodyRan = false
         do {
             try db.transaction(.deferred) {
@@ -191,7 +191,7 @@ private struct BodyFailure: Error, Equatable {}
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let db = try makeDatabase(directory)
-        let reader = try Connection(opening: path, busyTimeout: .milliseconds(50))
+        let reader = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(50)))
         try db.transaction(.exclusive) {
             do {
                 _ = try reader.fetchValue(Int.self, "SELECT count(*) FROM items")
@@ -261,7 +261,7 @@ private struct BodyFailure: Error, Equatable {}
             try db.transaction {
                 try db.execute("INSERT INTO items (id) VALUES (1)")
                 // An interrupt only reaches statements that start while another one is running.
-                let reading = try db.cursor(UntypedRow.self, "SELECT id FROM items")
+                let reading = try db.fetchCursor(UntypedRow.self, "SELECT id FROM items")
                 _ = try reading.next()
                 db.interruptHandle.interrupt()
                 try db.execute("INSERT INTO items (id) VALUES (2)")
@@ -357,10 +357,10 @@ private struct BodyFailure: Error, Equatable {}
             let setup = try makeDatabase(directory)
             try setup.execute("INSERT INTO items (id) VALUES (1), (2)")
         }
-        let db = try Connection(opening: path, busyTimeout: .milliseconds(50))
+        let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(50)))
         let reader = try Connection(opening: path)
         // An open cursor keeps the reader's shared lock: in rollback-journal mode, COMMIT cannot write.
-        let cursor = try reader.cursor(UntypedRow.self, "SELECT id FROM items")
+        let cursor = try reader.fetchCursor(UntypedRow.self, "SELECT id FROM items")
         _ = try cursor.next()
         var bodyRan = false
         do {

@@ -39,10 +39,10 @@ import Testing
     func severalValues() throws {
         let db = try planets()
         let query = try db.prepare("SELECT * FROM test_planets WHERE au < ? AND name <> ? ORDER BY id")
-        #expect(try query.run(TestPlanet.self, binding: 1.2, "Venus").map(\.name) == ["Mercury", "Earth"])
-        #expect(try query.run(TestPlanet.self, binding: 0.5, "Mercury").isEmpty)
+        #expect(try query.fetchAll(TestPlanet.self, binding: 1.2, "Venus").map(\.name) == ["Mercury", "Earth"])
+        #expect(try query.fetchAll(TestPlanet.self, binding: 0.5, "Mercury").isEmpty)
         let all = try db.prepare("SELECT * FROM test_planets")
-        #expect(try all.run(TestPlanet.self).count == 4)
+        #expect(try all.fetchAll(TestPlanet.self).count == 4)
     }
 
     @Test("a nil optional binds NULL")
@@ -58,13 +58,13 @@ import Testing
     func countMismatch() throws {
         let db = try planets()
         let delete = try db.prepare("DELETE FROM test_planets WHERE id = ? RETURNING id")
-        let tooMany = try #require(error { try delete.run(UntypedRow.self, binding: 1, 2) })
+        let tooMany = try #require(error { try delete.fetchAll(UntypedRow.self, binding: 1, 2) })
         #expect(tooMany.kind == .parameterMismatch)
         #expect(tooMany.sql == delete.sql)
         #expect(tooMany.description.contains("1 parameters but 2 arguments"))
         #expect(error { try delete.fetchOne(UntypedRow.self) }?.kind == .parameterMismatch)
         #expect(try db.fetchValue(Int.self, "SELECT COUNT(*) FROM test_planets") == 4)
-        #expect(try delete.run(UntypedRow.self, binding: 2).map(\.values) == [[2]])
+        #expect(try delete.fetchAll(UntypedRow.self, binding: 2).map(\.values) == [[2]])
         #expect(try db.fetchValue(Int.self, "SELECT COUNT(*) FROM test_planets") == 3)
     }
 

@@ -44,13 +44,13 @@ import Testing
         #expect(try db.fetchAll(UntypedRow.self, "SELECT 1 WHERE 0").isEmpty)
         #expect(try db.fetchOne(UntypedRow.self, "SELECT 1 AS a, 2 AS b")?.columnNames == ["a", "b"])
         let statement = try db.prepare("SELECT ? AS x")
-        #expect(try statement.run([Data([1])], as: UntypedRow.self).first?.values == [.blob([1])])
-        #expect(try statement.run([nil], as: UntypedRow.self).first?.values == [.null])
+        #expect(try statement.fetchAll(UntypedRow.self, [Data([1])]).first?.values == [.blob([1])])
+        #expect(try statement.fetchAll(UntypedRow.self, [nil]).first?.values == [.null])
     }
 
     @Test("untyped rows are plain values that can be built, compared and sent")
-    func values() async {
-        let row = UntypedRow(columnNames: ["a"], values: [.text("x")])
+    func values() async throws {
+        let row = try UntypedRow(columnNames: ["a"], values: [.text("x")])
         let sent = await Task { row }.value
         #expect(sent == row)
         #expect(sent["a"] == .text("x"))

@@ -19,7 +19,7 @@ struct ValueRoundTrip: Sendable, CustomTestStringConvertible {
             try db.createTable(for: TestSingleValue<Value>.self)
             let insert = try db.makeInsertStatement(for: TestSingleValue<Value>.self)
             try insert.insert(TestSingleValue(value))
-            let rows = try db.readAll(TestSingleValue<Value>.self)
+            let rows = try db.fetchAll(TestSingleValue<Value>.self)
             #expect(rows.map(\.value) == [value])
             #expect(try db.fetchValue(String.self, "SELECT typeof(value) FROM test_values") == storedType)
             // Through a bound argument into an untyped column, read back by fetchValue.
@@ -45,7 +45,7 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         BadStoredValue(
             testDescription: "\(sqlLiteral) read as \(Value.self)", goodLiteral: goodLiteral, sqlLiteral: sqlLiteral
         ) { db in
-            _ = try db.readAll(TestLooseValue<Value>.self, where: "1 ORDER BY rowid")
+            _ = try db.fetchAll(TestLooseValue<Value>.self, where: "1 ORDER BY rowid")
         }
     }
 }
@@ -121,7 +121,7 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
     }
 
     @Test("columns declared from Swift types get the matching SQL type and nullability")
-    func columnTypes() {
+    func declaredTypes() {
         #expect(Column("a", Int.self) == Column("a", .integer))
         #expect(Column("a", Bool?.self) == Column("a", .integer, nullable: true))
         #expect(Column("a", Double.self).type == .real)
@@ -166,8 +166,8 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         let db = try Connection.inMemory()
         // A BLOB column has no type affinity: values are stored exactly as written.
         try db.createTable(for: TestLooseValue<Int>.self)
-        try db.execute("INSERT INTO test_values VALUES (\(bad.goodLiteral))")
-        try db.execute("INSERT INTO test_values VALUES (\(bad.sqlLiteral))")
+        try db.execute(SQL(verbatim: "INSERT INTO test_values VALUES (\(bad.goodLiteral))"))
+        try db.execute(SQL(verbatim: "INSERT INTO test_values VALUES (\(bad.sqlLiteral))"))
         do {
             try bad.read(db)
             Issue.record("reading \(bad.sqlLiteral) succeeded")
@@ -186,7 +186,7 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         try db.createTable(for: TestLooseValue<Int>.self)
         try db.execute("INSERT INTO test_values VALUES (1), (2), (3), (NULL), (5)")
         do {
-            _ = try db.readAll(TestLooseValue<Int>.self, where: "value IS NULL OR value > 2")
+            _ = try db.fetchAll(TestLooseValue<Int>.self, where: "value IS NULL OR value > 2")
             Issue.record("reading NULL as Int succeeded")
         } catch let error as SQLiteError {
             #expect(error.row == 2)
@@ -201,7 +201,7 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         // INTEGER affinity keeps text that does not look like a number as TEXT, and 300 as INTEGER.
         try db.execute("INSERT INTO test_values VALUES (1), (300)")
         do {
-            _ = try db.readAll(TestSingleValue<Int8>.self)
+            _ = try db.fetchAll(TestSingleValue<Int8>.self)
             Issue.record("reading 300 as Int8 succeeded")
         } catch let error as SQLiteError {
             #expect(error.kind == .conversionFailed)
@@ -211,7 +211,7 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         try db.execute("DELETE FROM test_values")
         try db.execute("INSERT INTO test_values VALUES ('twelve')")
         do {
-            _ = try db.readAll(TestSingleValue<Int>.self)
+            _ = try db.fetchAll(TestSingleValue<Int>.self)
             Issue.record("reading TEXT as Int succeeded")
         } catch let error as SQLiteError {
             #expect(error.kind == .conversionFailed)
@@ -286,7 +286,7 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_planets") == 0)
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM test_values") == 0)
         try insert.insert(TestPlanet.inner[0])
-        #expect(try db.readAll(TestPlanet.self) == [TestPlanet.inner[0]])
+        #expect(try db.fetchAll(TestPlanet.self) == [TestPlanet.inner[0]])
     }
 
     @Test("SQLiteValue converts through the protocol's own initializers")

@@ -33,34 +33,19 @@ import Testing
         #expect(try statement.execute([3]) == 1)
         #expect(try statement.execute([4]) == 1)  // NULL + 1 is NULL, still one row changed
         #expect(try statement.execute([99]) == 0)
-        #expect(try db.readOne(TestPlanet.self, where: "id = 3")?.moons == 2)
-    }
-
-    @Test("UpdateStatement updates by primary key and reports whether a row matched")
-    func update() throws {
-        let db = try planets()
-        let update = try db.makeUpdateStatement(for: TestPlanet.self)
-        #expect(
-            update.sql == "UPDATE \"test_planets\" SET \"name\" = ?2, \"au\" = ?3, \"moons\" = ?4 WHERE \"id\" = ?1")
-        var mars = TestPlanet.inner[3]
-        mars.moons = 2
-        #expect(try update.update(mars))
-        #expect(try update.update(TestPlanet(id: 99, name: "Pluto", au: 39.5, moons: 5)) == false)
-        #expect(try db.readOne(TestPlanet.self, where: "id = 4") == mars)
-        #expect(try db.readAll(TestPlanet.self).count == 4)
+        #expect(try db.fetchOne(TestPlanet.self, where: "id = 3")?.moons == 2)
     }
 
     @Test("an update that breaks a constraint throws naming the table and keeps the row")
     func updateConstraint() throws {
         let db = try planets()
-        let update = try db.makeUpdateStatement(for: TestPlanet.self)
         let error = try #require(throws: SQLiteError.self) {
-            try update.update(TestPlanet(id: 4, name: "Earth", au: 1.5, moons: nil))  // name is UNIQUE
+            try db.update(TestPlanet(id: 4, name: "Earth", au: 1.5, moons: nil))  // name is UNIQUE
         }
         #expect(error.code.primary == .constraint)
         #expect(error.table == "test_planets")
-        #expect(try db.readOne(TestPlanet.self, where: "id = 4") == TestPlanet.inner[3])
-        #expect(try update.update(TestPlanet(id: 4, name: "Mars", au: 1.6, moons: 2)))  // still usable
+        #expect(try db.fetchOne(TestPlanet.self, where: "id = 4") == TestPlanet.inner[3])
+        #expect(try db.update(TestPlanet(id: 4, name: "Mars", au: 1.6, moons: 2)))  // still usable
     }
 
     @Test("an update by composite primary key")
@@ -70,50 +55,33 @@ import Testing
         let insert = try db.makeInsertStatement(for: TestMembership.self)
         try insert.insert(TestMembership(group: "a", member: 1, role: "guest"))
         try insert.insert(TestMembership(group: "a", member: 2, role: "guest"))
-        let update = try db.makeUpdateStatement(for: TestMembership.self)
-        #expect(try update.update(TestMembership(group: "a", member: 2, role: "admin")))
-        let roles = try db.readAll(TestMembership.self, where: "1 ORDER BY member").map(\.role)
+        #expect(try db.update(TestMembership(group: "a", member: 2, role: "admin")))
+        let roles = try db.fetchAll(TestMembership.self, where: "1 ORDER BY member").map(\.role)
         #expect(roles == ["guest", "admin"])
     }
 
-    @Test("DeleteStatement deletes by primary key and reports whether a row matched")
-    func delete() throws {
+    @Test("delete uses only the key: the model's other values may differ")
+    func deleteByKeyOnly() throws {
         let db = try planets()
-        let delete = try db.makeDeleteStatement(for: TestPlanet.self)
-        #expect(delete.sql == "DELETE FROM \"test_planets\" WHERE \"id\" = ?")
-        #expect(try delete.delete(TestPlanet.inner[0]))
-        #expect(try delete.delete(TestPlanet.inner[0]) == false)
-        // Only the key matters: other values may differ.
-        #expect(try delete.delete(TestPlanet(id: 2, name: "whatever", au: 0, moons: nil)))
-        #expect(try db.readAll(TestPlanet.self).map(\.name) == ["Earth", "Mars"])
+        #expect(try db.delete(TestPlanet(id: 2, name: "whatever", au: 0, moons: nil)))
+        #expect(try db.fetchAll(TestPlanet.self).map(\.name) == ["Mercury", "Earth", "Mars"])
     }
 
-    @Test("update and delete statements need a primary key")
-    func needKey() throws {
-        let db = try Connection.inMemory()
-        try db.createTable(for: TestNote.self)
-        let update = try #require(throws: SQLiteError.self) { try db.makeUpdateStatement(for: TestNote.self) }
-        #expect(update.kind == .misuse)
-        #expect(update.table == "test_notes")
-        let delete = try #require(throws: SQLiteError.self) { try db.makeDeleteStatement(for: TestNote.self) }
-        #expect(delete.kind == .misuse)
-        let upsert = try #require(throws: SQLiteError.self) {
-            try db.makeInsertStatement(for: TestNote.self, onConflict: .update)
-        }
-        #expect(upsert.kind == .misuse)
-    }
-
-    @Test("insert OR IGNORE skips a conflicting row")
-    func insertOrIgnore() throws {
+    @Test("insertIfNew skips a row that conflicts on a unique value, but not one that breaks NOT NULL")
+    func insertIfNew() throws {
         let db = try planets()
-        let insert = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .ignore)
-        #expect(insert.sql.hasPrefix("INSERT OR IGNORE INTO \"test_planets\""))
-        try insert.insert(TestPlanet(id: 3, name: "Terra", au: 1, moons: 1))
-        #expect(db.changes == 0)
-        try insert.insert(TestPlanet(id: 5, name: "Jupiter", au: 5.2, moons: 95))
+        let insert = try db.makeInsertStatement(for: TestPlanet.self)
+        #expect(try insert.insertIfNew(TestPlanet(id: 3, name: "Terra", au: 1, moons: 1)) == nil)  // same key
+        #expect(try insert.insertIfNew(TestPlanet(id: 9, name: "Earth", au: 1, moons: 1)) == nil)  // same name
+        #expect(try insert.insertIfNew(TestPlanet(id: 5, name: "Jupiter", au: 5.2, moons: 95)) == 5)
         #expect(db.changes == 1)
-        #expect(try db.readOne(TestPlanet.self, where: "id = 3")?.name == "Earth")
-        #expect(try db.readAll(TestPlanet.self).count == 5)
+        try db.execute("CREATE TABLE strict_notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        let error = try #require(throws: SQLiteError.self) {
+            try db.execute("INSERT INTO strict_notes (id, text) VALUES (1, NULL) ON CONFLICT DO NOTHING")
+        }
+        #expect(error.code == .constraintNotNull)  // the clause insertIfNew uses skips only uniqueness conflicts
+        #expect(try db.fetchOne(TestPlanet.self, where: "id = 3")?.name == "Earth")
+        #expect(try db.fetchAll(TestPlanet.self).count == 5)
     }
 
     @Test("insert OR REPLACE replaces the conflicting row")
@@ -122,10 +90,10 @@ import Testing
         let insert = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .replace)
         let terra = TestPlanet(id: 3, name: "Terra", au: 1, moons: 1)
         #expect(try insert.insert(terra) == 3)
-        #expect(try db.readOne(TestPlanet.self, where: "id = 3") == terra)
+        #expect(try db.fetchOne(TestPlanet.self, where: "id = 3") == terra)
         // A conflict on the UNIQUE name deletes the other row (id 4) too.
         try insert.insert(TestPlanet(id: 9, name: "Mars", au: 1.5, moons: 2))
-        #expect(try db.readAll(TestPlanet.self, where: "1 ORDER BY id").map(\.id) == [1, 2, 3, 9])
+        #expect(try db.fetchAll(TestPlanet.self, where: "1 ORDER BY id").map(\.id) == [1, 2, 3, 9])
     }
 
     @Test("upsert updates the existing row in place, and inserts a new one")
@@ -140,8 +108,8 @@ import Testing
         earth.moons = 2
         try upsert.insert(earth)
         try upsert.insert(TestPlanet(id: 5, name: "Jupiter", au: 5.2, moons: 95))
-        #expect(try db.readOne(TestPlanet.self, where: "id = 3") == earth)
-        #expect(try db.readAll(TestPlanet.self).count == 5)
+        #expect(try db.fetchOne(TestPlanet.self, where: "id = 3") == earth)
+        #expect(try db.fetchAll(TestPlanet.self).count == 5)
         // A conflict on another unique column is still an error.
         let error = try #require(throws: SQLiteError.self) {
             try upsert.insert(TestPlanet(id: 6, name: "Mars", au: 1, moons: 0))

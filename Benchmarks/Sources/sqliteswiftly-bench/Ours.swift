@@ -27,7 +27,7 @@ struct OursInts: TableModel {
         c9 = Dataset.int(row, 9)
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         c1 = try row[1]
         c2 = try row[2]
@@ -75,7 +75,7 @@ struct OursMixed: TableModel {
         payload = Data(Dataset.payload(row))
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         score = try row[1]
         name = try row[2]
@@ -125,7 +125,7 @@ enum Ours {
     static let fetchInts = Implementation(name: "SQLiteSwiftly hand-written") { location, rows in
         let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         return {
-            let models = try db.readAll(OursInts.self)
+            let models = try db.fetchAll(OursInts.self)
             return models.reduce(0) { $0 + Int64($1.c1) }
         }
     }
@@ -145,7 +145,7 @@ enum Ours {
     static let fetchMixed = Implementation(name: "SQLiteSwiftly hand-written") { location, rows in
         let db = try prepared(location, schema: Dataset.mixedSchema, fill: Dataset.fillMixed(rows))
         return {
-            let models = try db.readAll(OursMixed.self)
+            let models = try db.fetchAll(OursMixed.self)
             return models.reduce(0) { $0 + Int64($1.id) }
         }
     }
@@ -157,7 +157,7 @@ enum Ours {
             try db.transaction(.deferred) {
                 var sum: Int64 = 0
                 for id in ids {
-                    if let model = try db.readOne(OursInts.self, where: "id = ?", [id]) { sum += Int64(model.c1) }
+                    if let model = try db.fetchOne(OursInts.self, where: "id = ?", [id]) { sum += Int64(model.c1) }
                 }
                 return sum
             }
@@ -172,7 +172,7 @@ enum Ours {
             try db.transaction(.deferred) {
                 var sum: Int64 = 0
                 for id in ids {
-                    if let model = try statement.fetchOne([id], as: OursInts.self) { sum += Int64(model.c1) }
+                    if let model = try statement.fetchOne(OursInts.self, [id]) { sum += Int64(model.c1) }
                 }
                 return sum
             }
@@ -196,7 +196,7 @@ enum Ours {
 
     /// Streams every row of `ints` through a cursor; returns the c1 sum and the row count.
     static func stream(_ db: Connection) throws -> (Int64, Int) {
-        let cursor = try db.cursor(OursInts.self, "SELECT \(Dataset.intColumns) FROM ints")
+        let cursor = try db.fetchCursor(OursInts.self, "SELECT \(Dataset.intColumns) FROM ints")
         var sum: Int64 = 0
         var count = 0
         while let model = try cursor.next() {

@@ -24,7 +24,7 @@ struct OursMixedBytes: TableModel {
         payload = Dataset.payload(row)
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         score = try row[1]
         name = try row[2]
@@ -57,7 +57,7 @@ enum OursBytes {
     static let fetchMixed = Implementation(name: "SQLiteSwiftly hand-written, [UInt8] blob") { location, rows in
         let db = try Ours.prepared(location, schema: Dataset.mixedSchema, fill: Dataset.fillMixed(rows))
         return {
-            let models = try db.readAll(OursMixedBytes.self)
+            let models = try db.fetchAll(OursMixedBytes.self)
             return models.reduce(0) { $0 + Int64($1.id) }
         }
     }

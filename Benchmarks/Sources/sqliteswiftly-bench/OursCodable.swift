@@ -65,7 +65,7 @@ enum OursCodable {
     static let fetchInts = Implementation(name: name) { location, rows in
         let db = try Ours.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         return {
-            let models = try db.readAll(OursCodableInts.self)
+            let models = try db.fetchAll(OursCodableInts.self)
             return models.reduce(0) { $0 + Int64($1.c1) }
         }
     }
@@ -73,7 +73,7 @@ enum OursCodable {
     static let fetchMixed = Implementation(name: name) { location, rows in
         let db = try Ours.prepared(location, schema: Dataset.mixedSchema, fill: Dataset.fillMixed(rows))
         return {
-            let models = try db.readAll(OursCodableMixed.self)
+            let models = try db.fetchAll(OursCodableMixed.self)
             return models.reduce(0) { $0 + Int64($1.id) }
         }
     }
@@ -85,7 +85,7 @@ enum OursCodable {
             try db.transaction(.deferred) {
                 var sum: Int64 = 0
                 for id in ids {
-                    if let model = try db.readOne(OursCodableInts.self, where: "id = ?", [id]) {
+                    if let model = try db.fetchOne(OursCodableInts.self, where: "id = ?", [id]) {
                         sum += Int64(model.c1)
                     }
                 }

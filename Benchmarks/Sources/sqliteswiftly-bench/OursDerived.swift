@@ -58,7 +58,7 @@ enum OursDerived {
     static let fetchInts = Implementation(name: "SQLiteSwiftly @Table") { location, rows in
         let db = try Ours.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         return {
-            let models = try db.readAll(DerivedInts.self)
+            let models = try db.fetchAll(DerivedInts.self)
             return models.reduce(0) { $0 + Int64($1.c1) }
         }
     }
@@ -78,7 +78,7 @@ enum OursDerived {
     static let fetchMixed = Implementation(name: "SQLiteSwiftly @Table") { location, rows in
         let db = try Ours.prepared(location, schema: Dataset.mixedSchema, fill: Dataset.fillMixed(rows))
         return {
-            let models = try db.readAll(DerivedMixed.self)
+            let models = try db.fetchAll(DerivedMixed.self)
             return models.reduce(0) { $0 + Int64($1.id) }
         }
     }

@@ -146,7 +146,8 @@ extension Connection {
         let sql: String
         if purpose == .update {
             guard columns.contains(where: { !$0.isPrimaryKey }) else {
-                var error = SQLiteError(.misuse, message: "\(Model.self) has only primary-key columns: nothing to update")
+                var error = SQLiteError(
+                    .misuse, message: "\(Model.self) has only primary-key columns: nothing to update")
                 error.table = Model.tableName
                 throw error
             }

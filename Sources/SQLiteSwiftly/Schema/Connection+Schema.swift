@@ -87,7 +87,9 @@ extension Connection {
         let raw = try compile(
             "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid")
         var columns: [LiveColumn] = []
-        try forEachRow(raw, as: UntypedRow.self, binding: { raw throws(SQLiteError) in try raw.bind([table]) }, lift: { $0 }) {
+        try forEachRow(
+            raw, as: UntypedRow.self, binding: { raw throws(SQLiteError) in try raw.bind([table]) }, lift: { $0 }
+        ) {
             (row: borrowing Row) throws(SQLiteError) in columns.append(try LiveColumn(row: row))
         }
         return columns

@@ -111,7 +111,9 @@ public struct Migrator {
             try db.execute(
                 SQL(verbatim: "CREATE TABLE IF NOT EXISTS \(table) ")
                     + "(\"position\" INTEGER PRIMARY KEY NOT NULL, \"name\" TEXT NOT NULL UNIQUE)")
-            try db.execute(SQL(verbatim: "INSERT INTO \(table) ") + "(\"position\", \"name\") VALUES (\(position + 1), \(migration.name))")
+            try db.execute(
+                SQL(verbatim: "INSERT INTO \(table) ")
+                    + "(\"position\", \"name\") VALUES (\(position + 1), \(migration.name))")
             if migration.defersForeignKeyChecks { try Self.checkForeignKeys(db) }
             return true
         }
@@ -119,9 +121,12 @@ public struct Migrator {
 
     /// Fails with the first row `PRAGMA foreign_key_check` reports, if any.
     private static func checkForeignKeys(_ db: Connection) throws(SQLiteError) {
-        let statement = try db.prepare("SELECT \"table\", rowid, parent, count(*) OVER () FROM pragma_foreign_key_check")
+        let statement = try db.prepare(
+            "SELECT \"table\", rowid, parent, count(*) OVER () FROM pragma_foreign_key_check")
         var first: (table: String, rowid: Int64?, parent: String, count: Int)?
-        try db.forEachRow(statement.raw, as: UntypedRow.self, limit: 1, binding: { _ throws(SQLiteError) in }, lift: { $0 }) {
+        try db.forEachRow(
+            statement.raw, as: UntypedRow.self, limit: 1, binding: { _ throws(SQLiteError) in }, lift: { $0 }
+        ) {
             (row: borrowing Row) throws(SQLiteError) in
             first = (try row[0], try row[1], try row[2], try row[3])
         }
@@ -129,7 +134,8 @@ public struct Migrator {
         var error = SQLiteError(
             .sqlite, code: .constraintForeignKey,
             message: "the migration leaves \(first.count) row(s) that break a foreign key; the first is row "
-                + "\(first.rowid.map(String.init) ?? "?") of \"\(first.table)\", whose parent in \"\(first.parent)\" is missing")
+                + "\(first.rowid.map(String.init) ?? "?") of \"\(first.table)\", whose parent in \"\(first.parent)\" is missing"
+        )
         error.table = first.table
         throw error
     }

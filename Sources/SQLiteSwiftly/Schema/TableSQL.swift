@@ -78,7 +78,9 @@ enum TableSQL {
     /// store as NULL.
     static func problem(in columns: [Column]) -> String? {
         if columns.contains(where: \.name.isEmpty) { return "a column has an empty name" }
-        if let column = columns.first(where: { if case .real(let value) = $0.defaultValue { value.isNaN } else { false } }) {
+        if let column = columns.first(where: {
+            if case .real(let value) = $0.defaultValue { value.isNaN } else { false }
+        }) {
             return "the column \"\(column.name)\" has a NaN default, which SQLite cannot store"
         }
         var seen = Set<String>()

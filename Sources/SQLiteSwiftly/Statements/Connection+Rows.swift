@@ -5,10 +5,11 @@
 extension Connection {
     /// Runs `raw` and calls `body` with each row, up to `limit` rows.
     ///
-    /// The statement is reset, `bind` binds its parameters, and the first step shows the statement's current
-    /// shape (SQLite re-prepares a statement there after a schema change): only then are the row type's columns
-    /// mapped, once per row type and re-prepare, and a model verified against the schema when
-    /// `checkingSchema` is set. A failure anywhere leaves the statement reset and ready for its next run.
+    /// The statement is reset, the row type's columns are mapped (once per row type and re-prepare, so a
+    /// mismatch fails before anything runs), and `bind` binds the parameters. SQLite re-prepares a statement on
+    /// its first step after a schema change, so the columns are mapped again after that step if it did, and a
+    /// model is verified against the schema when `checkingSchema` is set. A failure anywhere leaves the
+    /// statement reset and ready for its next run.
     ///
     /// The loop throws `Failure`, the error type of `body`; `lift` turns the loop's own SQLite errors into it.
     /// The library's typed reads pass a body that throws `SQLiteError`; reads that decode with a user's
@@ -21,6 +22,7 @@ extension Connection {
     ) throws(Failure) {
         raw.begin()
         do {
+            try raw.mapColumns(for: type)
             try bind(raw)
         } catch {
             throw lift(error)
@@ -48,19 +50,20 @@ extension Connection {
         raw.abandon()
     }
 
-    /// Maps the row type's columns and, for a model query, verifies the model against the schema the statement
-    /// now runs with. SQLite re-prepares a statement on its first step after any schema change, so comparing
-    /// re-prepare counts here replaces a `PRAGMA schema_version` query per run.
+    /// Maps the row type's columns again if the first step re-prepared the statement and, for a model query,
+    /// verifies the model against the schema the statement now runs with. Comparing re-prepare counts here
+    /// replaces a `PRAGMA schema_version` query per run.
     @inlinable func afterFirstStep<Decoded: RowDecodable>(
         _ raw: RawStatement, _ type: Decoded.Type, checkingSchema: Bool
     ) throws(SQLiteError) {
-        try raw.mapColumns(for: type)
-        if checkingSchema && raw.schemaVerifiedAt != raw.reprepareCount {
+        let reprepares = raw.reprepareCount
+        if reprepares != raw.mappedAtReprepare { try raw.mapColumns(for: type) }
+        if checkingSchema && raw.schemaVerifiedAt != reprepares {
             if let mismatch = schemaMismatch(raw, type) {
                 raw.abandon()
                 throw mismatch
             }
-            raw.schemaVerifiedAt = raw.reprepareCount
+            raw.schemaVerifiedAt = reprepares
         }
     }
 
@@ -106,7 +109,8 @@ extension Connection {
         _ raw: RawStatement, as type: Value.Type, binding bind: (RawStatement) throws(SQLiteError) -> Void
     ) throws(SQLiteError) -> Value? {
         guard raw.columnCount > 0 else {
-            throw SQLiteError(.modelMismatch, message: "the statement returns no column to read a value from", sql: raw.sql)
+            throw SQLiteError(
+                .modelMismatch, message: "the statement returns no column to read a value from", sql: raw.sql)
         }
         var value: Value?
         try forEachRow(raw, as: UntypedRow.self, limit: 1, binding: bind, lift: { $0 }) {
@@ -122,7 +126,9 @@ extension Connection {
         // sqlite3_changes64 keeps the count of the last INSERT, UPDATE or DELETE: other statements (CREATE,
         // PRAGMA, BEGIN...) leave it stale. The total count moves only when this statement changed rows.
         let before = totalChanges
-        try forEachRow(raw, as: UntypedRow.self, binding: bind, lift: { $0 }) { (_: borrowing Row) throws(SQLiteError) in }
+        try forEachRow(raw, as: UntypedRow.self, binding: bind, lift: { $0 }) {
+            (_: borrowing Row) throws(SQLiteError) in
+        }
         return raw.isReadOnly || totalChanges == before ? 0 : changes
     }
 }

@@ -8,7 +8,8 @@ extension Connection {
     /// statement, which makes a long script quadratic. A NUL inside the script would end SQLite's reading
     /// there, silently dropping what follows, so it is refused before anything runs.
     func runScript(_ script: String) throws(SQLiteError) {
-        if let offset = script.utf8.firstIndex(of: 0).map({ script.utf8.distance(from: script.utf8.startIndex, to: $0) }) {
+        if let offset = script.utf8.firstIndex(of: 0).map({ script.utf8.distance(from: script.utf8.startIndex, to: $0) }
+        ) {
             throw SQLiteError(
                 .misuse, message: "the script contains a NUL character at byte \(offset); nothing was run",
                 sql: String(script.prefix(200)))

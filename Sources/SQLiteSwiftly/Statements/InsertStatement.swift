@@ -41,14 +41,16 @@ public final class InsertStatement<Model: TableModel> {
         if policy == .update && !columns.contains(where: { !$0.isPrimaryKey }) {
             var error = SQLiteError(
                 .misuse,
-                message: "\(Model.self) has only primary-key columns: an upsert has nothing to update; use insertIfNew(_:)")
+                message:
+                    "\(Model.self) has only primary-key columns: an upsert has nothing to update; use insertIfNew(_:)")
             error.table = Model.tableName
             throw error
         }
         self.connection = connection
         conflictPolicy = policy
         try connection.verifyOnce(Model.self)  // first, so that a drifted schema is a schemaMismatch error
-        raw = try connection.compile(TableSQL.insert(Model.tableName, columns: columns, policy: policy), persistent: true)
+        raw = try connection.compile(
+            TableSQL.insert(Model.tableName, columns: columns, policy: policy), persistent: true)
     }
 
     /// The SQL ``insert(_:)`` runs.
@@ -73,7 +75,8 @@ public final class InsertStatement<Model: TableModel> {
         guard conflictPolicy == .update else { return connection.lastInsertedRowID }
         // An update in place does not set the last insert row id; RETURNING gives the row's id either way.
         guard let returned else {
-            throw SQLiteError(.misuse, message: "the upsert returned no row id", sql: raw.sql).with(table: Model.tableName)
+            throw SQLiteError(.misuse, message: "the upsert returned no row id", sql: raw.sql).with(
+                table: Model.tableName)
         }
         return returned
     }

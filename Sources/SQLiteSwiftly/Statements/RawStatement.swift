@@ -196,7 +196,7 @@ extension RawStatement {
     }
 
     /// Binds one value per parameter, in order, after checking the count; for the typed argument lists of
-    /// ``Statement/fetchOne(_:binding:)`` and friends. The values are bound in place: no argument array is built.
+    /// ``Statement/fetchOne(_:binding:_:)`` and friends. The values are bound in place: no argument array is built.
     @inlinable func bind<each Value: SQLiteValueConvertible>(_ values: repeat each Value) throws(SQLiteError) {
         var count: Int32 = 0
         for _ in repeat (each Value).self { count += 1 }

@@ -74,7 +74,9 @@ public struct SQL: Hashable, Sendable, ExpressibleByStringInterpolation, CustomS
     ///
     /// - Throws: ``SQLiteError/Kind/parameterMismatch`` when both are given: the order of their parameters
     ///   would be a guess.
-    @usableFromInline func resolved(with explicit: StatementArguments) throws(SQLiteError) -> (String, StatementArguments) {
+    @usableFromInline func resolved(with explicit: StatementArguments) throws(SQLiteError) -> (
+        String, StatementArguments
+    ) {
         if arguments.isEmpty { return (text, explicit) }
         guard explicit.isEmpty else {
             throw SQLiteError(

@@ -50,14 +50,16 @@ public final class Statement {
 
     /// Runs the statement with typed values and returns the number of rows it changed.
     ///
-    /// - Parameter values: One value per parameter, in order (`nil` optionals bind NULL).
+    /// - Parameters:
+    ///   - first: The first parameter's value (`nil` optionals bind NULL).
+    ///   - values: One value for each further parameter, in order.
     /// - Returns: The number of rows the statement inserted, updated or deleted.
     /// - Throws: As ``execute(_:)``.
     @discardableResult
-    public func execute<each Value: SQLiteValueConvertible>(binding values: repeat each Value) throws(SQLiteError)
-        -> Int
-    {
-        try connection.execute(raw) { raw throws(SQLiteError) in try raw.bind(repeat each values) }
+    public func execute<First: SQLiteValueConvertible, each Value: SQLiteValueConvertible>(
+        binding first: First, _ values: repeat each Value
+    ) throws(SQLiteError) -> Int {
+        try connection.execute(raw) { raw throws(SQLiteError) in try raw.bind(first, repeat each values) }
     }
 
     /// Runs the statement and decodes every row.
@@ -83,14 +85,16 @@ public final class Statement {
     ///
     /// - Parameters:
     ///   - type: The row type.
-    ///   - values: One value per parameter, in order (`nil` optionals bind NULL).
+    ///   - first: The first parameter's value (`nil` optionals bind NULL).
+    ///   - values: One value for each further parameter, in order.
     /// - Returns: The decoded rows.
     /// - Throws: As ``fetchAll(_:_:)``; a count of values that differs from the parameter count is a
     ///   ``SQLiteError/Kind/parameterMismatch`` error before anything runs.
-    @inlinable public func fetchAll<Decoded: RowDecodable, each Value: SQLiteValueConvertible>(
-        _ type: Decoded.Type, binding values: repeat each Value
+    @inlinable
+    public func fetchAll<Decoded: RowDecodable, First: SQLiteValueConvertible, each Value: SQLiteValueConvertible>(
+        _ type: Decoded.Type, binding first: First, _ values: repeat each Value
     ) throws -> [Decoded] {
-        try connection.readRows(raw, as: type) { raw throws(SQLiteError) in try raw.bind(repeat each values) }
+        try connection.readRows(raw, as: type) { raw throws(SQLiteError) in try raw.bind(first, repeat each values) }
     }
 
     /// Runs the statement and decodes its first row, or returns `nil` when there is none.
@@ -115,13 +119,15 @@ public final class Statement {
     ///
     /// - Parameters:
     ///   - type: The row type.
-    ///   - values: One value per parameter, in order.
+    ///   - first: The first parameter's value.
+    ///   - values: One value for each further parameter, in order.
     /// - Returns: The first row, or `nil`; the statement is reset after it.
-    /// - Throws: As ``fetchAll(_:binding:)``.
-    @inlinable public func fetchOne<Decoded: RowDecodable, each Value: SQLiteValueConvertible>(
-        _ type: Decoded.Type, binding values: repeat each Value
+    /// - Throws: As ``fetchAll(_:binding:_:)``.
+    @inlinable
+    public func fetchOne<Decoded: RowDecodable, First: SQLiteValueConvertible, each Value: SQLiteValueConvertible>(
+        _ type: Decoded.Type, binding first: First, _ values: repeat each Value
     ) throws -> Decoded? {
-        try connection.readFirst(raw, as: type) { raw throws(SQLiteError) in try raw.bind(repeat each values) }
+        try connection.readFirst(raw, as: type) { raw throws(SQLiteError) in try raw.bind(first, repeat each values) }
     }
 
     /// Runs the statement and returns the first column of its first row.
@@ -141,13 +147,16 @@ public final class Statement {
     ///
     /// - Parameters:
     ///   - type: The value type.
-    ///   - values: One value per parameter, in order.
+    ///   - first: The first parameter's value.
+    ///   - values: One value for each further parameter, in order.
     /// - Returns: The value, or `nil` when there is no row.
     /// - Throws: As ``fetchValue(_:_:)``.
-    public func fetchValue<Value: SQLiteValueConvertible, each Argument: SQLiteValueConvertible>(
-        _ type: Value.Type, binding values: repeat each Argument
+    public func fetchValue<
+        Value: SQLiteValueConvertible, First: SQLiteValueConvertible, each Argument: SQLiteValueConvertible
+    >(
+        _ type: Value.Type, binding first: First, _ values: repeat each Argument
     ) throws(SQLiteError) -> Value? {
-        try connection.readValue(raw, as: type) { raw throws(SQLiteError) in try raw.bind(repeat each values) }
+        try connection.readValue(raw, as: type) { raw throws(SQLiteError) in try raw.bind(first, repeat each values) }
     }
 
     /// Runs the statement lazily: the returned cursor steps one row at a time, in constant memory.

@@ -20,7 +20,8 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
     public init(columnNames: [String], values: [SQLiteValue]) throws(SQLiteError) {
         guard columnNames.count == values.count else {
             throw SQLiteError(
-                .misuse, message: "an UntypedRow needs one value per column: \(columnNames.count) names, \(values.count) values")
+                .misuse,
+                message: "an UntypedRow needs one value per column: \(columnNames.count) names, \(values.count) values")
         }
         self.columnNames = columnNames
         self.values = values

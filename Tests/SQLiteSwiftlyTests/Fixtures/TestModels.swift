@@ -26,7 +26,7 @@ struct TestPlanet: TableModel, Equatable, Sendable {
         self.moons = moons
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         name = try row[1]
         au = try row[2]
@@ -59,7 +59,7 @@ struct TestNote: TableModel, Equatable, Sendable {
         self.text = text
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         text = try row[0]
     }
 
@@ -79,7 +79,7 @@ struct TestSingleValue<Value: SQLiteValueConvertible>: TableModel {
         self.value = value
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         value = try row[0]
     }
 
@@ -104,7 +104,7 @@ struct TestMiscountedPlanet: TableModel {
         self.encodedCount = encodedCount
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row[0]
         name = try row[1]
         encodedCount = 4
@@ -142,7 +142,7 @@ struct TestMembership: TableModel, Equatable, Sendable {
         self.role = role
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         group = try row[0]
         member = try row[1]
         role = try row[2]
@@ -163,7 +163,7 @@ struct TestLooseValue<Value: SQLiteValueConvertible>: TableModel {
     static var tableName: String { "test_values" }
     static var columns: [Column] { [Column("value", .blob, nullable: true)] }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         value = try row[0]
     }
 

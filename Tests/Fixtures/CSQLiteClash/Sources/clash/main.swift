@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteSwiftly
 import Foundation
 import SQLiteSwiftly
 

@@ -118,6 +118,14 @@ public struct SQL: Hashable, Sendable, ExpressibleByStringInterpolation, CustomS
             arguments.append(value.statementArgument)
         }
 
+        /// Appends a `?` placeholder and binds `value` to it, or NULL for `nil`.
+        ///
+        /// - Parameter value: The value, or `nil`.
+        public mutating func appendInterpolation<Wrapped: SQLiteValueConvertible>(_ value: Wrapped?) {
+            text += "?"
+            arguments.append(value.statementArgument)
+        }
+
         /// Appends one placeholder per element, separated by commas, and binds the elements to them.
         ///
         /// - Parameter values: The values, in order; an empty sequence appends nothing.

@@ -1,3 +1,13 @@
+import CSQLiteSwiftly
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How a ``Connection`` reaches its database: the library never silently creates or opens the wrong one.
 ///
 /// SQLite's own `sqlite3_open` creates a database when none exists. That is convenient and hides mistakes: a
@@ -26,5 +36,187 @@ public enum OpenMode: Hashable, Sendable {
         case .create(let path), .open(let path), .openReadOnly(let path): path
         case .inMemory: nil
         }
+    }
+}
+
+// MARK: - Opening a handle in a mode
+
+/// Opens `sqlite3` handles according to an ``OpenMode``, with the file-system checks each mode promises.
+///
+/// Flags, by mode (all add `SQLITE_OPEN_NOMUTEX`, since a connection is used by one thread at a time):
+/// - create: the file is made with `open(O_CREAT | O_EXCL | O_RDWR)`, then opened with `SQLITE_OPEN_READWRITE`;
+/// - open: `SQLITE_OPEN_READWRITE`; open read-only: `SQLITE_OPEN_READONLY` (never `SQLITE_OPEN_CREATE`);
+/// - in memory: `SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY` on `":memory:"`.
+enum DatabaseFile {
+    static let journalSuffixes = ["-journal", "-wal", "-shm"]
+
+    static func connect(_ mode: OpenMode, options: ConnectionOptions) throws(SQLiteError) -> OpaquePointer {
+        if let path = mode.path, path.utf8.contains(0) {
+            // C would read the path only up to the NUL, and open another file than the one named.
+            throw SQLiteError(.misuse, message: "the database path contains a NUL character")
+        }
+        let base = SQLITE_OPEN_NOMUTEX
+        let database: OpaquePointer
+        switch mode {
+        case .inMemory:
+            database = try openHandle(
+                ":memory:",
+                flags: base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                    | SQLITE_OPEN_MEMORY, path: nil)
+        case .create(let path):
+            try createEmptyFile(at: path)
+            do {
+                database = try openHandle(sqlitePath(path), flags: base | SQLITE_OPEN_READWRITE, path: path)
+            } catch {
+                unlink(path)  // The file is ours: we created it an instant ago.
+                throw error
+            }
+        case .open(let path), .openReadOnly(let path):
+            try requireUsable(path)
+            try requireHeader(path)
+            let access = mode == .open(path: path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
+            do {
+                database = try openHandle(sqlitePath(path), flags: base | access, path: path)
+            } catch  where error.code.primary == .cannotOpen && !exists(path) {
+                throw notFound(path)
+            }
+        }
+        do {
+            try configure(database, options: options)
+            switch mode {
+            case .open, .openReadOnly: try verifyDatabase(database, path: mode.path)
+            case .create, .inMemory: break
+            }
+        } catch {
+            sqlite3_close_v2(database)
+            if case .create(let path) = mode { unlink(path) }  // ours: created an instant ago, still empty
+            throw error.with(path: mode.path)
+        }
+        return database
+    }
+
+    /// The per-connection settings every connection gets, in this order.
+    private static func configure(_ database: OpaquePointer, options: ConnectionOptions) throws(SQLiteError) {
+        sqlite3_extended_result_codes(database, 1)
+        // Generated SQL quotes every identifier: a misspelled one must fail, not turn into a string literal.
+        csqlite_disable_double_quoted_strings(database)
+        // Clamped before multiplying: `Duration.seconds(Int64.max)` must not overflow (and trap).
+        let timeout = options.busyTimeout
+        let seconds = min(timeout.components.seconds, Int64(Int32.max / 1000))
+        let milliseconds =
+            timeout <= .zero ? 0 : seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(database, Int32(clamping: max(0, milliseconds)))
+        var enabled: Int32 = 0
+        let code = csqlite_enforce_foreign_keys(database, options.enforcesForeignKeys ? 1 : 0, &enabled)
+        guard code == SQLITE_OK, (enabled != 0) == options.enforcesForeignKeys else {
+            throw SQLiteError(code: code == SQLITE_OK ? SQLITE_ERROR : code, db: database)
+        }
+    }
+
+    /// SQLite reads `:memory:`, an empty name and (with URI support) `file:` names specially; a path written
+    /// with a directory part is always a plain file.
+    static func sqlitePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "./" + path
+    }
+
+    private static func openHandle(_ name: String, flags: Int32, path: String?) throws(SQLiteError) -> OpaquePointer {
+        var database: OpaquePointer?
+        let code = sqlite3_open_v2(name, &database, flags, nil)
+        guard code == SQLITE_OK, let database else {
+            var error = SQLiteError(code: code, db: database)
+            error.path = path
+            sqlite3_close_v2(database)
+            throw error
+        }
+        return database
+    }
+
+    private static func requireUsable(_ path: String) throws(SQLiteError) {
+        guard !path.isEmpty else {
+            throw SQLiteError(.misuse, message: "the database path is empty")
+        }
+        guard exists(path) else { throw notFound(path) }
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            var error = SQLiteError(.notADatabase, message: "'\(path)' is a directory, not a database file")
+            error.path = path
+            throw error
+        }
+    }
+
+    /// The 16 bytes every SQLite database file starts with: "SQLite format 3" and a NUL.
+    private static let header = Array("SQLite format 3\0".utf8)
+
+    /// Refuses a non-empty file that does not start with the SQLite header.
+    ///
+    /// SQLite itself opens some short files (one byte, for instance) as empty databases and would overwrite
+    /// them at the first write. An empty file is an empty database; anything else must carry the header. Files
+    /// that cannot be read here (directories, unreadable files) are left to SQLite to report.
+    private static func requireHeader(_ path: String) throws(SQLiteError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: header.count)
+        let count = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
+        guard count > 0, count < header.count || bytes != header else { return }
+        var error = SQLiteError(
+            .notADatabase, message: "the file at '\(path)' is not an SQLite database (it lacks the SQLite header)")
+        error.path = path
+        throw error
+    }
+
+    private static func notFound(_ path: String) -> SQLiteError {
+        var error = SQLiteError(.databaseNotFound, message: "no file exists at '\(path)'")
+        error.path = path
+        return error
+    }
+
+    /// Creates an empty file atomically, refusing anything already there (file, directory, link, journal).
+    private static func createEmptyFile(at path: String) throws(SQLiteError) {
+        guard !path.isEmpty else {
+            throw SQLiteError(.misuse, message: "the database path is empty")
+        }
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let number = errno
+            var error: SQLiteError
+            if number == EEXIST {
+                error = SQLiteError(.databaseAlreadyExists, message: "a file already exists at '\(path)'")
+            } else {
+                let reason = String(cString: strerror(number))
+                error = SQLiteError(.sqlite, code: .cannotOpen, message: "cannot create '\(path)': \(reason)")
+            }
+            error.path = path
+            throw error
+        }
+        close(descriptor)
+        for suffix in journalSuffixes where exists(path + suffix) {
+            unlink(path)
+            var error = SQLiteError(
+                .databaseAlreadyExists,
+                message: "a leftover '\(path + suffix)' belongs to an earlier database at '\(path)'")
+            error.path = path
+            throw error
+        }
+    }
+
+    /// Reads the schema, so that a file that is not a database fails now and not at the first query.
+    private static func verifyDatabase(_ database: OpaquePointer, path: String?) throws(SQLiteError) {
+        let code = sqlite3_exec(database, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
+        guard code == SQLITE_OK else {
+            var error = SQLiteError(code: code, db: database)
+            error.path = path
+            if error.code.primary == .notADatabase {
+                error.kind = .notADatabase
+                error.message = "the file at '\(path ?? "")' is not an SQLite database (\(error.message))"
+            }
+            throw error
+        }
+    }
+
+    /// Whether anything (file, directory, or symbolic link, even a dangling one) exists at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 }

@@ -103,8 +103,8 @@ enum Ours {
 
     static func prepared(_ location: Location, schema: String, fill: String? = nil) throws -> Connection {
         let db = try open(location)
-        try db.execute(schema)
-        if let fill { try db.execute(fill) }
+        try db.execute(SQL(verbatim: schema))
+        if let fill { try db.execute(SQL(verbatim: fill)) }
         return db
     }
 
@@ -167,7 +167,7 @@ enum Ours {
     static let lookupStatement = Implementation(name: "SQLiteSwiftly Statement.fetchOne") { location, rows in
         let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         let ids = Dataset.lookupIDs(rows)
-        let statement = try db.prepare("SELECT \(Dataset.intColumns) FROM ints WHERE id = ?")
+        let statement = try db.prepare(SQL(verbatim: "SELECT \(Dataset.intColumns) FROM ints WHERE id = ?"))
         return {
             try db.transaction(.deferred) {
                 var sum: Int64 = 0
@@ -182,7 +182,7 @@ enum Ours {
     static let lookupTyped = Implementation(name: "SQLiteSwiftly Statement.fetchOne(binding:)") { location, rows in
         let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         let ids = Dataset.lookupIDs(rows)
-        let statement = try db.prepare("SELECT \(Dataset.intColumns) FROM ints WHERE id = ?")
+        let statement = try db.prepare(SQL(verbatim: "SELECT \(Dataset.intColumns) FROM ints WHERE id = ?"))
         return {
             try db.transaction(.deferred) {
                 var sum: Int64 = 0
@@ -196,7 +196,7 @@ enum Ours {
 
     /// Streams every row of `ints` through a cursor; returns the c1 sum and the row count.
     static func stream(_ db: Connection) throws -> (Int64, Int) {
-        let cursor = try db.fetchCursor(OursInts.self, "SELECT \(Dataset.intColumns) FROM ints")
+        let cursor = try db.fetchCursor(OursInts.self, SQL(verbatim: "SELECT \(Dataset.intColumns) FROM ints"))
         var sum: Int64 = 0
         var count = 0
         while let model = try cursor.next() {

@@ -86,7 +86,7 @@ enum OursDerived {
     static let lookup = Implementation(name: "SQLiteSwiftly @Table, Statement.fetchOne(binding:)") { location, rows in
         let db = try Ours.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         let ids = Dataset.lookupIDs(rows)
-        let statement = try db.prepare("SELECT \(Dataset.intColumns) FROM ints WHERE id = ?")
+        let statement = try db.prepare(SQL(verbatim: "SELECT \(Dataset.intColumns) FROM ints WHERE id = ?"))
         return {
             try db.transaction(.deferred) {
                 var sum: Int64 = 0

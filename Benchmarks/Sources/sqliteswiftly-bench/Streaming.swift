@@ -71,8 +71,8 @@ enum Streaming {
         case 1:
             let db = try location.isMemory ? Connection.inMemory() : Connection(opening: location.path)
             if location.isMemory {
-                try db.execute(Dataset.intsSchema)
-                try db.execute(Dataset.fillInts(rows))
+                try db.execute(SQL(verbatim: Dataset.intsSchema))
+                try db.execute(SQL(verbatim: Dataset.fillInts(rows)))
             }
             stream = { try Ours.stream(db) }
         default:

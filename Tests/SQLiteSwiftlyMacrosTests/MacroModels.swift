@@ -96,3 +96,20 @@ enum Catalog {
 struct AlreadyConforming: TableModel, Equatable {
     var id: Int64
 }
+
+/// What ``Tag``'s record hook refuses.
+enum TagError: Error, Equatable {
+    case empty
+}
+
+/// A derived model with a record hook of its own: the macro leaves `willSave()` to the struct.
+@Table("tags")
+struct Tag: Equatable {
+    @TableColumn(primaryKey: true) var id: Int64
+    var name: String
+
+    mutating func willSave() throws {
+        name = name.lowercased()
+        guard !name.isEmpty else { throw TagError.empty }
+    }
+}

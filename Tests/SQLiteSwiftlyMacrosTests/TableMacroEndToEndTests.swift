@@ -160,3 +160,16 @@ import Testing
         #expect(error.column == "designation")
     }
 }
+
+@Suite struct TableMacroRecordHookTests {
+    @Test("a @Table model's own willSave runs before inserts and updates, and its error stops the write")
+    func recordHook() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Tag.self)
+        let insert = try db.makeInsertStatement(for: Tag.self)
+        try insert.insert(Tag(id: 1, name: "Swift"))
+        #expect(throws: TagError.empty) { try insert.insert(Tag(id: 2, name: "")) }
+        #expect(try db.update(Tag(id: 1, name: "SQLite")))
+        #expect(try db.fetchAll(Tag.self) == [Tag(id: 1, name: "sqlite")])
+    }
+}

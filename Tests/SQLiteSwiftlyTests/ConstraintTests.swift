@@ -100,7 +100,6 @@ private struct CompositeAutoIncrement: TableModel {
 
 private func database() throws -> Connection {
     let db = try Connection.inMemory()
-    try db.execute("PRAGMA foreign_keys = ON")
     try db.createTable(for: Author.self)
     try db.createTable(for: Chapter.self)
     return db

@@ -304,3 +304,18 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         #expect(SQLiteValue.text("a").storageClass == .text)
     }
 }
+
+@Suite struct NegativeZeroTests {
+    @Test("-0.0 reads back as +0.0 from REAL and NUMERIC columns (stored as an integer), as -0.0 without affinity")
+    func negativeZero() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (r REAL, n NUMERIC, b BLOB, a)")
+        try db.execute("INSERT INTO t VALUES (\(-0.0), \(-0.0), \(-0.0), \(-0.0))")
+        let row = try #require(try db.fetchOne(UntypedRow.self, "SELECT r, n, b, a FROM t"))
+        let signs = try row.values.map { value throws -> FloatingPointSign in
+            try Double(sqliteValue: value).sign
+        }
+        #expect(signs == [.plus, .plus, .minus, .minus])
+        #expect(row.values[1] == .integer(0))  // NUMERIC affinity stores the integer 0
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SQLiteSwiftly
+import Testing
+
+/// A row type that is not a table model: it reads one column as an `Int`.
+private struct Count: RowDecodable {
+    var value: Int
+    init(row: borrowing Row) throws { value = try row[0] }
+}
+
+private func catalog() throws -> Connection {
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT, amount)")
+    try db.execute("INSERT INTO items (label, amount) VALUES ('ok', 1), ('bad', 'not a number'), ('none', NULL)")
+    return db
+}
+
+@Suite struct ErrorLocationTests {
+    @Test("a conversion error from fetchAll, fetchOne, fetchValue and a cursor carries the SQL, table, column and row")
+    func conversionErrorsSayWhere() throws {
+        let db = try catalog()
+        let sql: SQL = "SELECT amount FROM items ORDER BY id"
+        var errors: [(String, SQLiteError)] = []
+        func record(_ label: String, _ body: () throws -> Void) {
+            do {
+                try body()
+                Issue.record("\(label) succeeded")
+            } catch let error as SQLiteError {
+                errors.append((label, error))
+            } catch {
+                Issue.record("\(label) threw \(error)")
+            }
+        }
+        record("fetchAll") { _ = try db.fetchAll(Count.self, sql) }
+        record("fetchOne") { _ = try db.fetchOne(Count.self, "SELECT amount FROM items WHERE id = \(2)") }
+        record("fetchValue") { _ = try db.fetchValue(Int.self, "SELECT amount FROM items WHERE id = \(3)") }
+        record("cursor") {
+            let cursor = try db.fetchCursor(Count.self, sql)
+            while try cursor.next() != nil {}
+        }
+        record("statement") { _ = try db.prepare(sql).fetchAll(Count.self) }
+        #expect(errors.count == 5)
+        for (label, error) in errors {
+            #expect(error.kind == .conversionFailed, "\(label)")
+            #expect(error.sql?.hasPrefix("SELECT amount FROM items") == true, "\(label)")
+            #expect(error.table == "items", "\(label): the column's table, from SQLite")
+            #expect(error.column == "amount", "\(label)")
+            #expect(error.row != nil, "\(label)")
+            #expect(error.description.contains("in SQL: SELECT amount FROM items"), "\(label)")
+        }
+    }
+
+    @Test("localizedDescription prints the same text as description")
+    func localizedDescription() throws {
+        let db = try catalog()
+        let error = try #require(throws: SQLiteError.self) { try db.fetchAll(Count.self, "SELECT label FROM items") }
+        let erased: any Error = error
+        #expect(erased.localizedDescription == error.description)
+        #expect(erased.localizedDescription.contains("column \"label\""))
+    }
+
+    @Test("opening a directory is a typed notADatabase error naming the path, and creating over one is refused")
+    func directory() throws {
+        let directory = try TemporaryDirectory()
+        let opened = try #require(throws: SQLiteError.self) { try Connection(opening: directory.url.path) }
+        #expect(opened.kind == .notADatabase)
+        #expect(opened.path == directory.url.path)
+        #expect(opened.message.contains("is a directory"))
+        let readOnly = try #require(throws: SQLiteError.self) {
+            try Connection(opening: directory.url.path, readOnly: true)
+        }
+        #expect(readOnly.kind == .notADatabase)
+        let created = try #require(throws: SQLiteError.self) { try Connection(creating: directory.url.path) }
+        #expect(created.kind == .databaseAlreadyExists)
+    }
+
+    @Test("a step error carries the SQL; a model write error the table; a bind error the parameter")
+    func otherErrorsSayWhere() throws {
+        let db = try catalog()
+        let step = try #require(throws: SQLiteError.self) {
+            try db.execute("INSERT INTO items (id, label) VALUES (\(1), 'dup')")
+        }
+        #expect(step.code == .constraintPrimaryKey)
+        #expect(step.sql == "INSERT INTO items (id, label) VALUES (?, 'dup')")
+        let bind = try #require(throws: SQLiteError.self) { try db.execute("UPDATE items SET amount = \(Double.nan)") }
+        #expect(bind.parameter == "?1")
+        #expect(bind.sql == "UPDATE items SET amount = ?")
+    }
+}

@@ -13,12 +13,15 @@ let sqlite3Shell: String? = {
 final class ShellProcess {
     private let process = Process()
     private let input = Pipe()
+    private let output = Pipe()
+    private var pending = Data()
+    private var markers = 0
 
     init(shell: String, database: String) throws {
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = [database]
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
     }
@@ -26,6 +29,23 @@ final class ShellProcess {
     func send(_ sql: String) {
         input.fileHandleForWriting.write(Data((sql + "\n").utf8))
     }
+
+    /// Waits until the shell has run everything sent so far: it prints a marker after the last command, and
+    /// the shell runs its input in order. (A failing command stops nothing: the marker still comes.)
+    func sync() throws {
+        markers += 1
+        let marker = "synced-\(markers)"
+        send(".print \(marker)")
+        let wanted = Data((marker + "\n").utf8)
+        while pending.range(of: wanted) == nil {
+            let chunk = output.fileHandleForReading.availableData  // blocks until the shell writes or exits
+            guard !chunk.isEmpty else { throw ShellExited() }
+            pending.append(chunk)
+        }
+        pending.removeAll()
+    }
+
+    struct ShellExited: Error {}
 
     /// Closes the shell's input (it rolls back an open transaction and exits) and waits for it.
     func finish() {
@@ -36,23 +56,6 @@ final class ShellProcess {
     deinit {
         if process.isRunning { process.terminate() }
     }
-}
-
-/// Waits until some other connection holds the write lock of `path`, probing with a zero busy timeout.
-func waitUntilWriteLocked(_ path: String) throws -> Bool {
-    let probe = try Connection(opening: path, options: .init(busyTimeout: .zero))
-    let deadline = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < deadline {
-        do {
-            try probe.execute("BEGIN IMMEDIATE")
-            try probe.execute("ROLLBACK")
-            usleep(5000)
-        } catch {
-            if error.isBusy { return true }
-            throw error
-        }
-    }
-    return false
 }
 
 @Suite struct BusyTests {
@@ -78,7 +81,7 @@ func waitUntilWriteLocked(_ path: String) throws -> Bool {
         let shell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
         shell.send("BEGIN IMMEDIATE;")
         shell.send("INSERT INTO items VALUES (2);")
-        #expect(try waitUntilWriteLocked(path))
+        try shell.sync()  // the shell holds the write lock now
 
         let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(200)))
         let start = ContinuousClock.now
@@ -111,7 +114,7 @@ func waitUntilWriteLocked(_ path: String) throws -> Bool {
         let path = try makeDatabase(directory)
         let shell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
         shell.send("BEGIN IMMEDIATE;")
-        #expect(try waitUntilWriteLocked(path))
+        try shell.sync()
         let shared = try SharedConnection(.open(path: path), options: .init(busyTimeout: .milliseconds(100)))
         await #expect {
             try await shared.write { db in try db.execute("INSERT INTO items VALUES (2)") }

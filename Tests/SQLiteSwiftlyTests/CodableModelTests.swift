@@ -82,17 +82,6 @@ private struct Forgetful: CodableTableModel {
     }
 }
 
-private func capture(_ body: () throws -> Void) -> SQLiteError? {
-    do {
-        try body()
-    } catch let error as SQLiteError {
-        return error
-    } catch {
-        Issue.record("unexpected error \(error)")
-    }
-    return nil
-}
-
 @Suite struct CodableModelTests {
     @Test("a Codable struct inserts and reads back with no hand-written coding")
     func roundTrip() throws {
@@ -178,7 +167,7 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         try db.createTable(for: Moon.self)
         try db.makeInsertStatement(for: Moon.self).insert(moon("A"))
         try db.execute("UPDATE moons SET radius = 'wide'")
-        let error = capture { _ = try db.fetchAll(Moon.self) }
+        let error = sqliteError { _ = try db.fetchAll(Moon.self) }
         #expect(error?.kind == .conversionFailed)
         #expect(error?.column == "radius")
         #expect(error?.row == 1)
@@ -191,7 +180,7 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         try db.createTable(for: Moon.self)
         try db.makeInsertStatement(for: Moon.self).insert(moon("A"))
         try db.execute("UPDATE moons SET tags = '[1, 2'")
-        let json = capture { _ = try db.fetchAll(Moon.self) }
+        let json = sqliteError { _ = try db.fetchAll(Moon.self) }
         #expect(json?.kind == .conversionFailed)
         #expect(json?.column == "tags")
         try db.execute("UPDATE moons SET tags = '[]', kind = 'unknown'")
@@ -202,11 +191,13 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
     func encodingMismatches() throws {
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE stray (id INTEGER PRIMARY KEY NOT NULL)")
-        let stray = capture { try db.makeInsertStatement(for: Stray.self).insert(Stray(id: 1, extra: 2)) }
+        let stray = sqliteError { try db.makeInsertStatement(for: Stray.self).insert(Stray(id: 1, extra: 2)) }
         #expect(stray?.kind == .modelMismatch)
         #expect(stray?.column == "extra")
         try db.createTable(for: Forgetful.self)
-        let forgetful = capture { try db.makeInsertStatement(for: Forgetful.self).insert(Forgetful(id: 1, name: "x")) }
+        let forgetful = sqliteError {
+            try db.makeInsertStatement(for: Forgetful.self).insert(Forgetful(id: 1, name: "x"))
+        }
         #expect(forgetful?.kind == .parameterMismatch)
         #expect(forgetful?.column == "name")
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM forgetful") == 0)
@@ -217,7 +208,7 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE stray (id INTEGER PRIMARY KEY NOT NULL)")
         try db.execute("INSERT INTO stray VALUES (1)")
-        let error = capture { _ = try db.fetchAll(Stray.self) }
+        let error = sqliteError { _ = try db.fetchAll(Stray.self) }
         #expect(error?.kind == .modelMismatch)
         #expect(error?.column == "extra")
     }
@@ -227,7 +218,7 @@ private func capture(_ body: () throws -> Void) -> SQLiteError? {
         let db = try Connection.inMemory()
         try db.execute(
             "CREATE TABLE renamed (score INTEGER NOT NULL, name TEXT NOT NULL, id TEXT PRIMARY KEY NOT NULL)")
-        let error = capture { _ = try db.makeInsertStatement(for: Renamed.self) }
+        let error = sqliteError { _ = try db.makeInsertStatement(for: Renamed.self) }
         #expect(error?.kind == .schemaMismatch)
         #expect(error?.differences.map(\.column) == ["id"])
     }

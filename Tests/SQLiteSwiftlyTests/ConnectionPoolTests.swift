@@ -30,7 +30,7 @@ import Testing
         async let writing: Void = pool.write { db in
             try db.execute("INSERT INTO items (value) VALUES (2)")
             writerInside.set()
-            readDone.block()  // holds the write transaction open until the read is over
+            try readDone.block()  // holds the write transaction open until the read is over
             writerDone.set()
         }
         try await writerInside.wait()

@@ -160,8 +160,9 @@ import Testing
     }
 
     @Test("the SQLite version is reported")
-    func sqliteVersion() {
-        #expect(Connection.sqliteVersion.hasPrefix("3."))
+    func sqliteVersion() throws {
+        let reported = try Connection.inMemory().fetchValue(String.self, "SELECT sqlite_version()")
+        #expect(Connection.sqliteVersion == reported)
     }
 
     @Test("a connection closes when its last owner lets go")

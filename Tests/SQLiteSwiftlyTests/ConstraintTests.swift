@@ -105,17 +105,6 @@ private func database() throws -> Connection {
     return db
 }
 
-private func constraintError(_ body: () throws -> Void) -> SQLiteError? {
-    do {
-        try body()
-    } catch let error as SQLiteError {
-        return error
-    } catch {
-        Issue.record("unexpected error \(error)")
-    }
-    return nil
-}
-
 @Suite struct ConstraintTests {
     @Test("every constraint is emitted, with every identifier quoted")
     func pinnedSQL() {
@@ -141,7 +130,7 @@ private func constraintError(_ body: () throws -> Void) -> SQLiteError? {
         let insert = try db.makeInsertStatement(for: Author.self)
         #expect(try insert.insert(Author(name: "a")) == 1)
         #expect(try insert.insert(Author(name: "b")) == 2)
-        #expect(constraintError { try insert.insert(Author(id: 2, name: "c")) }?.code == .constraintPrimaryKey)
+        #expect(sqliteError { try insert.insert(Author(id: 2, name: "c")) }?.code == .constraintPrimaryKey)
         try db.execute("DELETE FROM authors WHERE id = 2")
         #expect(try insert.insert(Author(name: "d")) == 3)
         #expect(try insert.insert(Author(id: 10, name: "e")) == 10)
@@ -155,7 +144,7 @@ private func constraintError(_ body: () throws -> Void) -> SQLiteError? {
         try insert.insert(Chapter(book: "b1", number: 1, author: author))
         try insert.insert(Chapter(book: "b1", number: 2, author: author))
         try insert.insert(Chapter(book: "b2", number: 1, author: author))
-        let error = constraintError { try insert.insert(Chapter(book: "b1", number: 1, author: author)) }
+        let error = sqliteError { try insert.insert(Chapter(book: "b1", number: 1, author: author)) }
         #expect(error?.code == .constraintPrimaryKey)
         #expect(error?.table == "chapters")
     }
@@ -164,11 +153,11 @@ private func constraintError(_ body: () throws -> Void) -> SQLiteError? {
     func unique() throws {
         let db = try database()
         try db.makeInsertStatement(for: Author.self).insert(Author(name: "same"))
-        let duplicate = constraintError { try db.makeInsertStatement(for: Author.self).insert(Author(name: "same")) }
+        let duplicate = sqliteError { try db.makeInsertStatement(for: Author.self).insert(Author(name: "same")) }
         #expect(duplicate?.code == .constraintUnique)
         let insert = try db.makeInsertStatement(for: Chapter.self)
         try insert.insert(Chapter(book: "b", number: 1, author: 1, title: "Intro"))
-        let title = constraintError { try insert.insert(Chapter(book: "b", number: 2, author: 1, title: "Intro")) }
+        let title = sqliteError { try insert.insert(Chapter(book: "b", number: 2, author: 1, title: "Intro")) }
         #expect(title?.code == .constraintUnique)
         try insert.insert(Chapter(book: "b", number: 3, author: 1, title: nil))  // NULLs are distinct
         try insert.insert(Chapter(book: "b", number: 4, author: 1, title: nil))
@@ -177,7 +166,7 @@ private func constraintError(_ body: () throws -> Void) -> SQLiteError? {
     @Test("NOT NULL columns refuse NULL; nullable ones accept it")
     func notNull() throws {
         let db = try database()
-        let error = constraintError { try db.execute("INSERT INTO authors (name) VALUES (NULL)") }
+        let error = sqliteError { try db.execute("INSERT INTO authors (name) VALUES (NULL)") }
         #expect(error?.code == .constraintNotNull)
         try db.execute("INSERT INTO authors (name) VALUES ('x')")
         try db.execute("INSERT INTO chapters (book, number, author, title) VALUES ('b', 1, 1, NULL)")
@@ -196,11 +185,11 @@ private func constraintError(_ body: () throws -> Void) -> SQLiteError? {
     func foreignKey() throws {
         let db = try database()
         let insert = try db.makeInsertStatement(for: Chapter.self)
-        let orphan = constraintError { try insert.insert(Chapter(book: "b", number: 1, author: 99)) }
+        let orphan = sqliteError { try insert.insert(Chapter(book: "b", number: 1, author: 99)) }
         #expect(orphan?.code == .constraintForeignKey)
         let author = try db.makeInsertStatement(for: Author.self).insert(Author(name: "a"))
         try insert.insert(Chapter(book: "b", number: 1, author: author))
-        let update = constraintError { try db.execute("UPDATE authors SET id = 7 WHERE id = ?", [author]) }
+        let update = sqliteError { try db.execute("UPDATE authors SET id = 7 WHERE id = ?", [author]) }
         #expect(update?.code.primary == .constraint)
         #expect(update?.message.contains("FOREIGN KEY") == true)
         try db.execute("DELETE FROM authors WHERE id = ?", [author])
@@ -224,8 +213,8 @@ private func constraintError(_ body: () throws -> Void) -> SQLiteError? {
     func impossibleColumns() throws {
         let db = try Connection.inMemory()
         for error in [
-            constraintError { try db.createTable(for: Impossible.self) },
-            constraintError { try db.createTable(for: CompositeAutoIncrement.self) },
+            sqliteError { try db.createTable(for: Impossible.self) },
+            sqliteError { try db.createTable(for: CompositeAutoIncrement.self) },
         ] {
             #expect(error?.kind == .misuse)
         }

@@ -2,17 +2,6 @@ import Foundation
 import SQLiteSwiftly
 import Testing
 
-/// Runs `body`, which must throw an ``SQLiteError``, and returns that error.
-private func capture<T>(_ body: () throws -> T) throws -> SQLiteError {
-    do {
-        _ = try body()
-    } catch let error as SQLiteError {
-        return error
-    }
-    Issue.record("no error was thrown")
-    return SQLiteError(.misuse, message: "no error")
-}
-
 @Suite struct ErrorTests {
     static let secret = "hunter2-top-secret"
 
@@ -22,7 +11,7 @@ private func capture<T>(_ body: () throws -> T) throws -> SQLiteError {
         try db.execute("CREATE TABLE accounts (password TEXT UNIQUE)")
         try db.execute("INSERT INTO accounts VALUES (?)", [Self.secret])
         let sql = "INSERT INTO accounts VALUES (?)"
-        let error = try capture { try db.execute(SQL(verbatim: sql), [Self.secret]) }
+        let error = try requireSQLiteError { try db.execute(SQL(verbatim: sql), [Self.secret]) }
         #expect(error.kind == .sqlite)
         #expect(error.code == .constraintUnique)
         #expect(error.code.rawValue == 2067)
@@ -49,10 +38,10 @@ private func capture<T>(_ body: () throws -> T) throws -> SQLiteError {
         try db.execute("INSERT INTO accounts VALUES ('x', 1)")
         let arguments: StatementArguments = sql.hasPrefix("INSERT") ? [Self.secret, -5] : [-5, "x"]
         let failures = [
-            try capture { try db.execute(SQL(verbatim: sql), arguments) },
-            try capture { try db.prepare(SQL(verbatim: sql)).execute(arguments) },
-            try capture { try db.execute(SQL(verbatim: sql), [Self.secret]) },
-            try capture { try db.execute(SQL(verbatim: sql), [Self.secret, Self.secret, Self.secret]) },
+            try requireSQLiteError { try db.execute(SQL(verbatim: sql), arguments) },
+            try requireSQLiteError { try db.prepare(SQL(verbatim: sql)).execute(arguments) },
+            try requireSQLiteError { try db.execute(SQL(verbatim: sql), [Self.secret]) },
+            try requireSQLiteError { try db.execute(SQL(verbatim: sql), [Self.secret, Self.secret, Self.secret]) },
         ]
         for error in failures {
             #expect(!error.description.contains(Self.secret))
@@ -66,7 +55,7 @@ private func capture<T>(_ body: () throws -> T) throws -> SQLiteError {
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE t (x)")
         try db.execute("INSERT INTO t VALUES (?)", [Self.secret])
-        let error = try capture { try db.fetchValue(Int.self, "SELECT x FROM t") }
+        let error = try requireSQLiteError { try db.fetchValue(Int.self, "SELECT x FROM t") }
         #expect(error.kind == .conversionFailed)
         #expect(!error.description.contains(Self.secret))
         #expect(error.description.contains("column \"x\""))
@@ -78,7 +67,7 @@ private func capture<T>(_ body: () throws -> T) throws -> SQLiteError {
         let directory = try TemporaryDirectory()
         let path = directory.path("exists.sqlite")
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        let error = try capture { try Connection(creating: path) }
+        let error = try requireSQLiteError { try Connection(creating: path) }
         #expect(error.code == .cannotOpen)
         #expect(error.description.hasPrefix("database already exists: "))
         #expect(error.description.contains("(path '\(path)')"))
@@ -126,11 +115,25 @@ private func capture<T>(_ body: () throws -> T) throws -> SQLiteError {
         #expect(ResultCode.constraint.description.contains("constraint"))
     }
 
-    @Test("errors are values: equal when their fields are equal, and usable across tasks")
+    @Test("errors compare every field: changing any place makes them differ; a sent copy is equal")
     func valueSemantics() async throws {
-        let error = SQLiteError.conversion("bad")
-        let copy = await Task { error }.value
-        #expect(copy == error)
-        #expect(copy.kind == .conversionFailed)
+        let base = SQLiteError(.conversionFailed, message: "bad", sql: "SELECT 1")
+        let copy = await Task { base }.value
+        #expect(copy == base)
+        #expect(copy.hashValue == base.hashValue)
+        let changes: [(String, (inout SQLiteError) -> Void)] = [
+            ("kind", { $0.kind = .misuse }), ("code", { $0.code = .constraint }), ("message", { $0.message = "x" }),
+            ("sql", { $0.sql = "SELECT 2" }), ("path", { $0.path = "/tmp/x" }), ("table", { $0.table = "t" }),
+            ("column", { $0.column = "c" }), ("row", { $0.row = 3 }), ("parameter", { $0.parameter = "?1" }),
+            (
+                "differences",
+                { $0.differences = [SchemaDifference(.missingTable, table: "t", expected: "a", actual: "b")] }
+            ),
+        ]
+        for (field, change) in changes {
+            var changed = base
+            change(&changed)
+            #expect(changed != base, "changing \(field) must make the errors differ")
+        }
     }
 }

@@ -67,12 +67,13 @@ func expectIntact(_ path: String, rows count: Int, sourceLocation: SourceLocatio
     }
 
     @Test(
-        "a file without write permission opens as a read-only database",
-        .enabled(if: getuid() != 0, "running as root: file permissions do not stop root, read-only flag tested"))
+        "a file that cannot be written opens as a read-only database, as root too",
+        .enabled(if: Unwritable.isAvailable, "neither file permissions nor chattr can make a file unwritable here"))
     func fileWithoutWritePermission() throws {
         let directory = try TemporaryDirectory()
         let path = try makeDatabase(directory)
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let unwritable = try Unwritable(path)
+        defer { unwritable.restore() }
         let db = try Connection(opening: path)
         #expect(db.isReadOnly)
         #expect { try db.execute("DELETE FROM items") } throws: { error in
@@ -217,5 +218,43 @@ func expectIntact(_ path: String, rows count: Int, sourceLocation: SourceLocatio
         var generator = SystemRandomNumberGenerator()
         try handle.seek(toOffset: UInt64(offset))
         try handle.write(contentsOf: (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}
+
+/// Makes a file unwritable for this process: `chmod 444` for a normal user; for root, whom permissions do not
+/// stop (CI runs as root), the immutable attribute (`chattr +i`), which stops root too.
+struct Unwritable {
+    let path: String
+
+    init(_ path: String) throws {
+        self.path = path
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        if getuid() == 0 { try #require(Self.chattr("+i", path), "chattr +i failed on \(path)") }
+    }
+
+    /// Makes the file removable again.
+    func restore() {
+        if getuid() == 0 { _ = Self.chattr("-i", path) }
+    }
+
+    /// Whether this machine can make a file unwritable for this process.
+    static let isAvailable: Bool = {
+        guard getuid() == 0 else { return true }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("unwritable-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else { return false }
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard chattr("+i", probe.path) else { return false }
+        return chattr("-i", probe.path)
+    }()
+
+    private static func chattr(_ flag: String, _ path: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 }

@@ -62,17 +62,6 @@ private func roundTrip<V: SQLiteValueConvertible>(_ value: V) throws -> (value: 
     return (try db.fetchValue(V.self, "SELECT v FROM t"), try db.fetchValue(String.self, "SELECT typeof(v) FROM t"))
 }
 
-private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
-    do {
-        try body()
-    } catch let error as SQLiteError {
-        return error
-    } catch {
-        Issue.record("unexpected error \(error)")
-    }
-    return nil
-}
-
 @Suite struct FoundationValueTests {
     // MARK: - Date
 
@@ -165,7 +154,7 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         ])
     func malformedDates(literal: String) throws {
         let db = try Connection.inMemory()
-        let error = conversionError { _ = try db.fetchValue(Date.self, SQL(verbatim: "SELECT \(literal)")) }
+        let error = sqliteError { _ = try db.fetchValue(Date.self, SQL(verbatim: "SELECT \(literal)")) }
         #expect(error?.kind == .conversionFailed)
         #expect(try db.fetchValue(Date.self, "SELECT '2024-02-29'") != nil)  // a leap day is fine
     }
@@ -175,9 +164,9 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         arguments: [Double.infinity, -Double.infinity, Double.nan, 1e15, -1e12])
     func unstorableDates(interval: Double) throws {
         let date = Date(timeIntervalSinceReferenceDate: interval)
-        #expect(conversionError { _ = try date.sqliteValue }?.kind == .conversionFailed)
+        #expect(sqliteError { _ = try date.sqliteValue }?.kind == .conversionFailed)
         let db = try Connection.inMemory()
-        let error = conversionError { try db.execute("SELECT ?", [date]) }
+        let error = sqliteError { try db.execute("SELECT ?", [date]) }
         #expect(error?.kind == .conversionFailed)
         #expect(error?.parameter == "?1")
     }
@@ -208,7 +197,7 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         #expect(try db.fetchValue(UUID.self, "SELECT 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f'") == uuid)
         for literal in ["'not a uuid'", "x'0102'", "zeroblob(17)", "42", "NULL"] {
             #expect(
-                conversionError { _ = try db.fetchValue(UUID.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
+                sqliteError { _ = try db.fetchValue(UUID.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
                     == .conversionFailed)
         }
     }
@@ -231,7 +220,7 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         let db = try Connection.inMemory()
         for literal in ["''", "42", "x'41'"] {
             #expect(
-                conversionError { _ = try db.fetchValue(URL.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
+                sqliteError { _ = try db.fetchValue(URL.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
                     == .conversionFailed)
         }
     }
@@ -254,10 +243,10 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         #expect(try db.fetchValue(Decimal.self, "SELECT '2e3'") == 2000)
         for literal in ["1.5", "'abc'", "'1.2.3'", "''", "'1e'", "'.'", "'12abc'", "x'31'"] {
             #expect(
-                conversionError { _ = try db.fetchValue(Decimal.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
+                sqliteError { _ = try db.fetchValue(Decimal.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
                     == .conversionFailed)
         }
-        #expect(conversionError { _ = try Decimal.nan.sqliteValue }?.kind == .conversionFailed)
+        #expect(sqliteError { _ = try Decimal.nan.sqliteValue }?.kind == .conversionFailed)
     }
 
     // MARK: - Enums and custom types
@@ -279,12 +268,12 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
     @Test("a raw value that matches no case is a typed conversion error")
     func unknownRawValue() throws {
         let db = try Connection.inMemory()
-        let error = conversionError { _ = try db.fetchValue(FoundationStatus.self, "SELECT 'deleted'") }
+        let error = sqliteError { _ = try db.fetchValue(FoundationStatus.self, "SELECT 'deleted'") }
         #expect(error?.kind == .conversionFailed)
         #expect(error?.message.contains("FoundationStatus") == true)
         #expect(
-            conversionError { _ = try db.fetchValue(FoundationPriority.self, "SELECT 5") }?.kind == .conversionFailed)
-        #expect(conversionError { _ = try db.fetchValue(FoundationStatus.self, "SELECT 5") }?.kind == .conversionFailed)
+            sqliteError { _ = try db.fetchValue(FoundationPriority.self, "SELECT 5") }?.kind == .conversionFailed)
+        #expect(sqliteError { _ = try db.fetchValue(FoundationStatus.self, "SELECT 5") }?.kind == .conversionFailed)
     }
 
     @Test("a custom type conforms through SQLiteValue alone")
@@ -293,8 +282,8 @@ private func conversionError(_ body: () throws -> Void) -> SQLiteError? {
         #expect(read == Celsius(degrees: 21.5))
         #expect(storage == "real")
         let db = try Connection.inMemory()
-        #expect(conversionError { _ = try db.fetchValue(Celsius.self, "SELECT 'hot'") }?.kind == .conversionFailed)
-        #expect(conversionError { _ = try db.fetchValue(Celsius.self, "SELECT NULL") }?.kind == .conversionFailed)
+        #expect(sqliteError { _ = try db.fetchValue(Celsius.self, "SELECT 'hot'") }?.kind == .conversionFailed)
+        #expect(sqliteError { _ = try db.fetchValue(Celsius.self, "SELECT NULL") }?.kind == .conversionFailed)
         #expect(try db.fetchValue(Celsius?.self, "SELECT NULL") == .some(nil))
     }
 

@@ -112,7 +112,7 @@ final class InputCounter: Sendable {
             #expect(try db.fetchOne(RandomRow.self, where: "id = ?", [id]) == row)
         }
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM \"random rows\"") == counter.value)
-        print("PropertyTests: \(counter.value) random models round-tripped")
+        #expect(counter.value > 0, "no random model was tried")
     }
 
     @Test("random values of every storage class round-trip through a bound parameter")
@@ -128,7 +128,7 @@ final class InputCounter: Sendable {
                 #expect(rows.map(\.values) == [[value]])
             }
         }
-        print("PropertyTests: \(counter.value) random values round-tripped")
+        #expect(counter.value > 0, "no random value was tried")
     }
 
     @Test("random unicode table and column names work through createTable, insert and readAll")
@@ -150,6 +150,6 @@ final class InputCounter: Sendable {
                 }
             }
         }
-        print("PropertyTests: \(counter.value) random table and column names tried")
+        #expect(counter.value > 0, "no random name was tried")
     }
 }

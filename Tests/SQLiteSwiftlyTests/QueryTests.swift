@@ -3,28 +3,20 @@ import Testing
 
 @Suite struct QueryTests {
     /// A database with `test_planets` holding the four inner planets.
-    private func planets() throws -> Connection {
-        let db = try Connection.inMemory()
-        try db.createTable(for: TestPlanet.self)
-        let insert = try db.makeInsertStatement(for: TestPlanet.self)
-        for planet in TestPlanet.inner { try insert.insert(planet) }
-        return db
-    }
-
     private func names(_ db: Connection, _ sql: String, _ arguments: StatementArguments) throws -> [String] {
         try db.fetchAll(TestPlanet.self, SQL(verbatim: sql), arguments).map(\.name)
     }
 
     @Test("positional ? arguments bind in order")
     func positional() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let found = try names(db, "SELECT * FROM test_planets WHERE au > ? AND au < ? ORDER BY id", [0.5, 1.2])
         #expect(found == ["Venus", "Earth"])
     }
 
     @Test("numbered ?NNN arguments bind by number, and a repeated number binds once")
     func numbered() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let row = try #require(try db.fetchOne(UntypedRow.self, "SELECT ?2, ?1, ?2", ["a", "b"]))
         #expect(row.values == [.text("b"), .text("a"), .text("b")])
         let found = try names(db, "SELECT * FROM test_planets WHERE id = ?1 OR id = ?1 + 1 ORDER BY id", [2])
@@ -33,7 +25,7 @@ import Testing
 
     @Test("named arguments bind to :name, @name and $name, keyed with or without the prefix")
     func named() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let colon = try names(db, "SELECT * FROM test_planets WHERE name = :name", ["name": "Mars"])
         let at = try names(db, "SELECT * FROM test_planets WHERE name = @name", ["@name": "Earth"])
         let dollar = try names(db, "SELECT * FROM test_planets WHERE id = $id", ["id": 1])
@@ -46,14 +38,14 @@ import Testing
 
     @Test("nil binds NULL")
     func nilBindsNull() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         try db.execute("UPDATE test_planets SET moons = ? WHERE id = ?", [nil, 3])
         #expect(try db.fetchValue(Int?.self, "SELECT moons FROM test_planets WHERE id = 3") == .some(nil))
     }
 
     @Test("interpolated values are bound, never spliced: quotes and SQL in a value are just text")
     func interpolationBinds() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let hostile = "Venus' OR '1' = '1"
         let query: SQL = "SELECT * FROM test_planets WHERE au > \(0.1) AND name <> \(hostile) ORDER BY id"
         #expect(query.text == "SELECT * FROM test_planets WHERE au > ? AND name <> ? ORDER BY id")
@@ -66,7 +58,7 @@ import Testing
 
     @Test("\\(list:) binds one placeholder per element; an empty list matches nothing")
     func interpolatedLists() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let ids = [1, 2, 4]
         let found = try db.fetchAll(
             TestPlanet.self, "SELECT * FROM test_planets WHERE id IN (\(list: ids)) AND name <> \("Venus") ORDER BY id")
@@ -94,7 +86,7 @@ import Testing
 
     @Test("SQL(verbatim:) binds nothing: its parameters take the argument list")
     func verbatim() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let text = "SELECT name FROM test_planets WHERE id = ?"
         #expect(try db.fetchValue(String.self, SQL(verbatim: text), [3]) == "Earth")
         #expect(SQL(verbatim: text).arguments.isEmpty)
@@ -102,7 +94,7 @@ import Testing
 
     @Test("interpolated values and an argument list together are refused, as are values in prepare and scripts")
     func interpolationMisuse() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let both = try #require(throws: SQLiteError.self) {
             try db.execute("DELETE FROM test_planets WHERE id = \(1) OR id = ?", [2])
         }
@@ -132,7 +124,7 @@ import Testing
 
     @Test("too few or too many positional arguments fail before anything runs")
     func positionalCountMismatch() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let sql = "UPDATE test_planets SET moons = 99 WHERE id = ? OR id = ?"
         for arguments: StatementArguments in [[1], [1, 2, 3], .none] {
             let error = try #require(throws: SQLiteError.self) { try db.execute(SQL(verbatim: sql), arguments) }
@@ -144,7 +136,7 @@ import Testing
 
     @Test("missing, extra and misnamed named arguments fail before anything runs")
     func namedMismatch() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let sql = "UPDATE test_planets SET moons = :moons WHERE name = :name"
         let cases: [(StatementArguments, String)] = [
             (["moons": 9], ":name"),  // missing
@@ -162,7 +154,7 @@ import Testing
 
     @Test("named arguments for positional parameters are refused, saying to name every parameter")
     func mixedMismatch() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let named = try #require(throws: SQLiteError.self) {
             try db.execute("DELETE FROM test_planets WHERE id = ? OR name = :name", ["name": "Mars"])
         }
@@ -173,7 +165,7 @@ import Testing
 
     @Test("a value that cannot be stored (NaN) is a typed error and nothing runs")
     func invalidArgument() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let error = try #require(throws: SQLiteError.self) {
             try db.execute("UPDATE test_planets SET au = ?", [Double.nan])
         }
@@ -189,7 +181,7 @@ import Testing
 
     @Test("a prepared statement reports its parameters and runs with different arguments")
     func preparedStatement() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let statement = try db.prepare("SELECT * FROM test_planets WHERE id = :id AND name <> @skip")
         #expect(statement.parameterCount == 2)
         #expect(statement.parameterNames == [":id", "@skip"])

@@ -1,6 +1,16 @@
 import Foundation
 import SQLiteSwiftly
+import Synchronization
 import Testing
+
+/// What the quick start printed: its `print` calls resolve to the function below, so that `swift test` shows
+/// only the test runner's output and the test can check the lines.
+private let printed = Mutex<[String]>([])
+
+/// Records a line instead of writing it to standard output.
+private func print(_ items: Any...) {
+    printed.withLock { $0.append(items.map { "\($0)" }.joined(separator: " ")) }
+}
 
 @Suite struct QuickStartTests {
     /// Runs the README quick start and returns what it read, and where it put its database.
@@ -78,6 +88,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: result.directory) }
         #expect(result.planets == ["Mercury", "Earth", "Mars"])
         #expect(result.reopened == ["Mars"])
+        #expect(printed.withLock { $0 } == [#"["Mercury", "Earth", "Mars"]"#, #"["Mars"]"#])  // as its comments say
         let path = result.directory.appendingPathComponent("planets.sqlite").path
         do throws(SQLiteError) {
             _ = try Connection(creating: path)

@@ -16,14 +16,6 @@ private struct Number: RowDecodable, Equatable {
 }
 
 @Suite struct ReadingTests {
-    private func planets() throws -> Connection {
-        let db = try Connection.inMemory()
-        try db.createTable(for: TestPlanet.self)
-        let insert = try db.makeInsertStatement(for: TestPlanet.self)
-        for planet in TestPlanet.inner { try insert.insert(planet) }
-        return db
-    }
-
     /// A table `numbers (n)` holding 1...count.
     private func numbers(_ count: Int) throws -> Connection {
         let db = try Connection.inMemory()
@@ -36,7 +28,7 @@ private struct Number: RowDecodable, Equatable {
 
     @Test("readAll with a WHERE clause and arguments returns the matching models in order")
     func readAllWhere() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let far = try db.fetchAll(TestPlanet.self, where: "au > ? ORDER BY au DESC", [0.5])
         #expect(far.map(\.name) == ["Mars", "Earth", "Venus"])
         let none = try db.fetchAll(TestPlanet.self, where: "name = ?", ["Pluto"])
@@ -46,7 +38,7 @@ private struct Number: RowDecodable, Equatable {
 
     @Test("readOne returns the first match, or nil when there is none")
     func readOne() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         #expect(try db.fetchOne(TestPlanet.self, where: "name = :name", ["name": "Earth"]) == TestPlanet.inner[2])
         #expect(try db.fetchOne(TestPlanet.self, where: "name = ?", ["Pluto"]) == nil)
         #expect(try db.fetchOne(TestPlanet.self, "SELECT * FROM test_planets WHERE id > 9") == nil)
@@ -54,7 +46,7 @@ private struct Number: RowDecodable, Equatable {
 
     @Test("readAll with a bad argument count fails with parameterMismatch")
     func readAllMismatch() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let error = try #require(throws: SQLiteError.self) {
             try db.fetchAll(TestPlanet.self, where: "au > ?", [])
         }
@@ -63,7 +55,7 @@ private struct Number: RowDecodable, Equatable {
 
     @Test("fetchValue reads COUNT(*), a NULL as nil for optionals, and nil when there is no row")
     func fetchValue() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         #expect(try db.fetchValue(Int.self, "SELECT COUNT(*) FROM test_planets") == 4)
         #expect(try db.fetchValue(Int.self, "SELECT COUNT(*) FROM test_planets WHERE moons IS NULL") == 1)
         #expect(try db.fetchValue(String.self, "SELECT name FROM test_planets WHERE id = ?", [2]) == "Venus")
@@ -73,7 +65,7 @@ private struct Number: RowDecodable, Equatable {
 
     @Test("fetchValue refuses NULL for a non-optional type and statements without columns")
     func fetchValueErrors() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let null = try #require(throws: SQLiteError.self) {
             try db.fetchValue(Int.self, "SELECT moons FROM test_planets WHERE id = 4")
         }

@@ -63,17 +63,6 @@ private struct Station: TableModel {
     }
 }
 
-/// Runs `body`, which must throw an ``SQLiteError``, and returns that error.
-private func schemaError(_ body: () throws -> Void) throws -> SQLiteError {
-    do {
-        try body()
-    } catch let error as SQLiteError {
-        return error
-    }
-    Issue.record("expected an SQLiteError")
-    throw CancellationError()
-}
-
 private func database(_ schema: String) throws -> Connection {
     let db = try Connection.inMemory()
     try db.executeScript(SQL(verbatim: schema))
@@ -95,7 +84,7 @@ private func database(_ schema: String) throws -> Connection {
     @Test("a missing table is one difference, stating expected and actual")
     func missingTable() throws {
         let db = try Connection.inMemory()
-        let error = try schemaError { try db.verify(Body.self) }
+        let error = try requireSQLiteError { try db.verify(Body.self) }
         #expect(error.kind == .schemaMismatch)
         #expect(error.code == .mismatch)
         #expect(error.table == "bodies")
@@ -229,7 +218,7 @@ private func database(_ schema: String) throws -> Connection {
     @Test("several differences come in one error, each listed and summarized in the message")
     func severalAtOnce() throws {
         let db = try database("CREATE TABLE bodies (id TEXT, moons INTEGER NOT NULL, mass REAL NOT NULL)")
-        let error = try schemaError { try db.verify(Body.self) }
+        let error = try requireSQLiteError { try db.verify(Body.self) }
         #expect(
             error.differences.map(\.kind) == [
                 .declaredType, .primaryKey, .nullability, .missingColumn, .nullability, .extraRequiredColumn,
@@ -249,15 +238,15 @@ private func database(_ schema: String) throws -> Connection {
     @Test("making model statements on a drifted table fails with the schema error, not an SQLite message")
     func statementsVerify() throws {
         let db = try database("CREATE TABLE bodies (id INTEGER PRIMARY KEY NOT NULL, name TEXT NOT NULL)")
-        let insert = try schemaError { _ = try db.makeInsertStatement(for: Body.self) }
+        let insert = try requireSQLiteError { _ = try db.makeInsertStatement(for: Body.self) }
         #expect(insert.kind == .schemaMismatch)
         #expect(insert.differences.map(\.column) == ["moons"])
         for write in [{ _ = try db.update(Body.sample) }, { _ = try db.delete(Body.sample) }] {
-            #expect(try schemaError(write).kind == .schemaMismatch)
+            #expect(try requireSQLiteError(write).kind == .schemaMismatch)
         }
-        let read = try schemaError { _ = try db.fetchAll(Body.self) }
+        let read = try requireSQLiteError { _ = try db.fetchAll(Body.self) }
         #expect(read.kind == .schemaMismatch)
-        let missing = try schemaError { _ = try Connection.inMemory().makeInsertStatement(for: Body.self) }
+        let missing = try requireSQLiteError { _ = try Connection.inMemory().makeInsertStatement(for: Body.self) }
         #expect(missing.differences.map(\.kind) == [.missingTable])
     }
 
@@ -268,10 +257,10 @@ private func database(_ schema: String) throws -> Connection {
         try db.makeInsertStatement(for: Body.self).insert(Body(id: 1, name: "Mars", moons: 2))
         #expect(try db.fetchAll(Body.self) == [Body(id: 1, name: "Mars", moons: 2)])
         try db.execute("ALTER TABLE bodies DROP COLUMN moons")
-        let error = try schemaError { _ = try db.fetchAll(Body.self) }
+        let error = try requireSQLiteError { _ = try db.fetchAll(Body.self) }
         #expect(error.kind == .schemaMismatch)
         #expect(error.differences.map(\.kind) == [.missingColumn])
-        let readOne = try schemaError { _ = try db.fetchOne(Body.self, where: "id = ?", [1]) }
+        let readOne = try requireSQLiteError { _ = try db.fetchOne(Body.self, where: "id = ?", [1]) }
         #expect(readOne.kind == .schemaMismatch)
     }
 
@@ -290,7 +279,7 @@ private func database(_ schema: String) throws -> Connection {
             CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER);
             DROP TABLE bodies; ALTER TABLE bodies2 RENAME TO bodies;
             """)
-        let error = try schemaError { _ = try db.fetchAll(Body.self) }
+        let error = try requireSQLiteError { _ = try db.fetchAll(Body.self) }
         #expect(error.differences.map(\.kind) == [.declaredType])
     }
 

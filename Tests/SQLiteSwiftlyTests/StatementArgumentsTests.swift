@@ -2,19 +2,6 @@ import Foundation
 import SQLiteSwiftly
 import Testing
 
-/// Runs `body`, which must throw an ``SQLiteError``, and returns that error.
-private func sqliteError<T>(_ body: () throws -> T) -> SQLiteError? {
-    do {
-        _ = try body()
-        return nil
-    } catch let error as SQLiteError {
-        return error
-    } catch {
-        Issue.record("expected an SQLiteError, got \(error)")
-        return nil
-    }
-}
-
 /// Arguments are checked against a statement's parameters (count, and names) before any step.
 @Suite struct StatementArgumentsTests {
     @Test("too few or too many positional arguments are refused, and nothing runs", arguments: [1, 3])

@@ -3,26 +3,7 @@ import Testing
 
 @testable import SQLiteSwiftly
 
-/// Runs `body`, which must throw an ``SQLiteError``, and returns that error.
-private func sqliteError<T>(_ body: () throws -> T) -> SQLiteError? {
-    do {
-        _ = try body()
-        return nil
-    } catch let error as SQLiteError {
-        return error
-    } catch {
-        Issue.record("expected an SQLiteError, got \(error)")
-        return nil
-    }
-}
-
 /// A connection with an empty `test_planets` table.
-private func planetDatabase() throws -> Connection {
-    let db = try Connection.inMemory()
-    try db.createTable(for: TestPlanet.self)
-    return db
-}
-
 @Suite struct StatementTests {
     // MARK: - Compiling
 
@@ -91,7 +72,7 @@ private func planetDatabase() throws -> Connection {
 
     @Test("a statement reports its parameters and columns")
     func introspection() throws {
-        let db = try planetDatabase()
+        let db = try planetsDatabase(filled: false)
         let statement = try db.prepare("SELECT id, name FROM test_planets WHERE id = :id AND name = ?")
         #expect(statement.parameterCount == 2)
         #expect(statement.parameterNames == [":id", nil])
@@ -104,7 +85,7 @@ private func planetDatabase() throws -> Connection {
 
     @Test("a model column the statement does not return is refused before any step, naming it")
     func modelColumnMissing() throws {
-        let db = try planetDatabase()
+        let db = try planetsDatabase(filled: false)
         try db.execute("CREATE TABLE log (x)")
         let statement = try db.prepare("INSERT INTO log VALUES (1) RETURNING x")
         let error = try #require(sqliteError { try statement.fetchAll(TestPlanet.self) })
@@ -118,7 +99,7 @@ private func planetDatabase() throws -> Connection {
 
     @Test("a model reads its columns by name: in any order, with other columns besides")
     func modelColumnsByName() throws {
-        let db = try planetDatabase()
+        let db = try planetsDatabase(filled: false)
         let insert = try db.makeInsertStatement(for: TestPlanet.self)
         try insert.insert(TestPlanet.inner[0])
         let reordered = try db.fetchAll(TestPlanet.self, "SELECT moons, 5 AS five, au, name, id FROM test_planets")

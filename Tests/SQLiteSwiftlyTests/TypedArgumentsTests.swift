@@ -5,17 +5,6 @@ import Testing
 /// `Statement.run(_:binding:)` and `Statement.fetchOne(_:binding:)`: typed arguments bound in place.
 @Suite struct TypedArgumentsTests {
     /// A connection whose `test_planets` table holds four planets; Mars has an unknown moon count.
-    private func planets() throws -> Connection {
-        let db = try Connection.inMemory()
-        try db.createTable(for: TestPlanet.self)
-        let insert = try db.makeInsertStatement(for: TestPlanet.self)
-        try insert.insert(TestPlanet(id: 1, name: "Mercury", au: 0.387, moons: 0))
-        try insert.insert(TestPlanet(id: 2, name: "Venus", au: 0.723, moons: 0))
-        try insert.insert(TestPlanet(id: 3, name: "Earth", au: 1.0, moons: 1))
-        try insert.insert(TestPlanet(id: 4, name: "Mars", au: 1.524, moons: nil))
-        return db
-    }
-
     private func error(_ body: () throws -> some Any) -> SQLiteError? {
         do {
             _ = try body()
@@ -27,7 +16,7 @@ import Testing
 
     @Test("fetchOne(_:binding:) finds a row by key, and nil for a key that is not there")
     func pointLookup() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let byID = try db.prepare("SELECT * FROM test_planets WHERE id = ?")
         #expect(try byID.fetchOne(TestPlanet.self, binding: 3)?.name == "Earth")
         #expect(try byID.fetchOne(TestPlanet.self, binding: 4)?.moons == nil)
@@ -37,7 +26,7 @@ import Testing
 
     @Test("run(_:binding:) binds values of different types in order")
     func severalValues() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let query = try db.prepare("SELECT * FROM test_planets WHERE au < ? AND name <> ? ORDER BY id")
         #expect(try query.fetchAll(TestPlanet.self, binding: 1.2, "Venus").map(\.name) == ["Mercury", "Earth"])
         #expect(try query.fetchAll(TestPlanet.self, binding: 0.5, "Mercury").isEmpty)
@@ -47,7 +36,7 @@ import Testing
 
     @Test("a nil optional binds NULL")
     func nilBindsNull() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let query = try db.prepare("SELECT ? IS NULL, ? IS NULL")
         let none: Int? = nil
         let some: String? = "x"
@@ -56,7 +45,7 @@ import Testing
 
     @Test("too few or too many values is a parameter mismatch before anything runs; the statement stays usable")
     func countMismatch() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let delete = try db.prepare("DELETE FROM test_planets WHERE id = ? RETURNING id")
         let tooMany = try #require(error { try delete.fetchAll(UntypedRow.self, binding: 1, 2) })
         #expect(tooMany.kind == .parameterMismatch)
@@ -70,7 +59,7 @@ import Testing
 
     @Test("NaN is refused naming the parameter, and no value of the failed run leaks into the next")
     func nanRefused() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let query = try db.prepare("SELECT :name, :au")
         let nan = try #require(error { try query.fetchOne(UntypedRow.self, binding: "secret", Double.nan) })
         #expect(nan.kind == .conversionFailed)

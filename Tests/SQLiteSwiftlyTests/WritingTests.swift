@@ -2,17 +2,9 @@ import SQLiteSwiftly
 import Testing
 
 @Suite struct WritingTests {
-    private func planets() throws -> Connection {
-        let db = try Connection.inMemory()
-        try db.createTable(for: TestPlanet.self)
-        let insert = try db.makeInsertStatement(for: TestPlanet.self)
-        for planet in TestPlanet.inner { try insert.insert(planet) }
-        return db
-    }
-
     @Test("execute returns the changed row count, and 0 for statements that change no rows")
     func executeReturnsChanges() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         #expect(try db.execute("UPDATE test_planets SET moons = 0 WHERE au < ?", [1.1]) == 3)
         #expect(db.changes == 3)
         #expect(try db.execute("UPDATE test_planets SET moons = 0 WHERE id = 99") == 0)
@@ -28,7 +20,7 @@ import Testing
 
     @Test("a prepared statement's execute returns the changed row count")
     func preparedExecute() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let statement = try db.prepare("UPDATE test_planets SET moons = moons + 1 WHERE id = ?")
         #expect(try statement.execute([3]) == 1)
         #expect(try statement.execute([4]) == 1)  // NULL + 1 is NULL, still one row changed
@@ -38,7 +30,7 @@ import Testing
 
     @Test("an update that breaks a constraint throws naming the table and keeps the row")
     func updateConstraint() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let error = try #require(throws: SQLiteError.self) {
             try db.update(TestPlanet(id: 4, name: "Earth", au: 1.5, moons: nil))  // name is UNIQUE
         }
@@ -62,14 +54,14 @@ import Testing
 
     @Test("delete uses only the key: the model's other values may differ")
     func deleteByKeyOnly() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         #expect(try db.delete(TestPlanet(id: 2, name: "whatever", au: 0, moons: nil)))
         #expect(try db.fetchAll(TestPlanet.self).map(\.name) == ["Mercury", "Earth", "Mars"])
     }
 
     @Test("insertIfNew skips a row that conflicts on a unique value, but not one that breaks NOT NULL")
     func insertIfNew() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let insert = try db.makeInsertStatement(for: TestPlanet.self)
         #expect(try insert.insertIfNew(TestPlanet(id: 3, name: "Terra", au: 1, moons: 1)) == nil)  // same key
         #expect(try insert.insertIfNew(TestPlanet(id: 9, name: "Earth", au: 1, moons: 1)) == nil)  // same name
@@ -86,7 +78,7 @@ import Testing
 
     @Test("insert OR REPLACE replaces the conflicting row")
     func insertOrReplace() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let insert = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .replace)
         let terra = TestPlanet(id: 3, name: "Terra", au: 1, moons: 1)
         #expect(try insert.insert(terra) == 3)
@@ -98,7 +90,7 @@ import Testing
 
     @Test("upsert updates the existing row in place, and inserts a new one")
     func upsert() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let upsert = try db.makeInsertStatement(for: TestPlanet.self, onConflict: .update)
         #expect(
             upsert.sql.hasSuffix(
@@ -119,7 +111,7 @@ import Testing
 
     @Test("a plain insert fails on a conflict and the statement stays usable")
     func insertFailConflict() throws {
-        let db = try planets()
+        let db = try planetsDatabase()
         let insert = try db.makeInsertStatement(for: TestPlanet.self)
         #expect(insert.conflictPolicy == .fail)
         let error = try #require(throws: SQLiteError.self) { try insert.insert(TestPlanet.inner[0]) }

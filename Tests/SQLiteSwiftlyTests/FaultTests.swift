@@ -150,9 +150,10 @@ func expectIntact(_ path: String, rows count: Int, sourceLocation: SourceLocatio
         let handle = db.interruptHandle
         let finished = TestFlag()
         let thread = Thread {
+            // Repeated, without pacing: an interrupt that lands before the query's first step has no effect.
             while !finished.isSet {
                 handle.interrupt()
-                usleep(20_000)
+                sched_yield()
             }
         }
         thread.start()

@@ -285,10 +285,11 @@ private struct BodyFailure: Error, Equatable {}
         let stop = Atomic<Bool>(false)
         let stopped = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            // Keep interrupting until the endless insert below has been stopped.
+            // Keep interrupting until the endless insert below has been stopped (an interrupt that lands before
+            // the statement's first step has no effect, so it is repeated).
             while !stop.load(ordering: .acquiring) {
-                Thread.sleep(forTimeInterval: 0.02)
                 handle.interrupt()
+                sched_yield()
             }
             stopped.signal()
         }

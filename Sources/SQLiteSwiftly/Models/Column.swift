@@ -95,7 +95,8 @@ public struct ForeignKey: Hashable, Sendable {
     /// The action on update.
     public var onUpdate: Action
 
-    /// Creates a reference. SQLite enforces it only with `PRAGMA foreign_keys = ON`.
+    /// Creates a reference, enforced unless the connection was opened without foreign-key enforcement
+    /// (``ConnectionOptions/enforcesForeignKeys``).
     ///
     /// - Parameters:
     ///   - table: The referenced table.

@@ -1,7 +1,7 @@
 /// A Swift type that can be stored in an SQLite column and read back.
 ///
-/// The library conforms the standard value types (see DESIGN.md for the full type table), and any enum whose
-/// raw value is one of them. To store a type of your own, conform it by converting through ``SQLiteValue``:
+/// The library conforms the standard value types (<doc:TableModels> has the full type table), and any enum
+/// whose raw value is one of them. To store a type of your own, conform it by converting through ``SQLiteValue``:
 ///
 /// ```swift
 /// struct Celsius: SQLiteValueConvertible {

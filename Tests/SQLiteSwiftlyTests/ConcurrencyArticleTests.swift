@@ -1,0 +1,53 @@
+import Foundation
+import SQLiteSwiftly
+import Testing
+
+/// The examples of the Concurrency article.
+@Suite struct ConcurrencyArticleTests {
+    @Test("a SharedConnection writes in a transaction and reads a snapshot")
+    func sharedConnection() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.sqlite")
+        // BEGIN Concurrency: shared connection
+        let shared = try SharedConnection(.create(path: path))  // Sendable: hand it to any task
+        try await shared.write { db in  // BEGIN IMMEDIATE ... COMMIT; rolled back if the body throws
+            try db.execute("CREATE TABLE notes (body TEXT NOT NULL)")
+            try db.transaction {  // nested in the write: a savepoint
+                try db.execute("INSERT INTO notes VALUES (\("hello"))")
+            }
+        }
+        let count = try await shared.read { db in  // one consistent snapshot; writes are refused
+            try db.fetchValue(Int.self, "SELECT count(*) FROM notes")
+        }
+        // END Concurrency: shared connection
+        #expect(count == 1)
+        let refused = await #expect(throws: SQLiteError.self) {
+            try await shared.read { db in try db.execute("DELETE FROM notes") }
+        }
+        #expect(refused?.code.primary == .readOnly)
+    }
+
+    @Test("a pool writes on its writer and reads on its readers, in WAL mode")
+    func pool() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("pool.sqlite")
+        // BEGIN Concurrency: pool
+        let pool = try ConnectionPool(.create(path: path), readerCount: 4)  // WAL: one writer, four readers
+        try await pool.write { db in
+            try db.execute("CREATE TABLE notes (body TEXT NOT NULL)")
+        }
+        async let saved: Void = pool.write { db in  // writes run one at a time, on the writer
+            try db.execute("INSERT INTO notes VALUES (\("hello"))")
+        }
+        let notes = try await pool.read { db in  // never waits for the writer: sees the last commit
+            try db.fetchAll(UntypedRow.self, "SELECT body FROM notes")
+        }
+        try await saved
+        // END Concurrency: pool
+        #expect(notes.count <= 1)
+        let after = try await pool.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM notes") }
+        #expect(after == 1)
+        let mode = try await pool.read { db in try db.fetchValue(String.self, "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+}

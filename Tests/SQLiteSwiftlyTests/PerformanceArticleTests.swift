@@ -1,0 +1,48 @@
+import SQLiteSwiftly
+import Testing
+
+/// The examples of the Performance article.
+@Suite struct PerformanceArticleTests {
+    typealias Planet = ArticleFixture.Planet
+
+    @Test("a batch of inserts in one transaction, through one prepared statement")
+    func batchInsert() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Planet.self)
+        let planets = ArticleFixture.planets
+        // BEGIN Performance: batch
+        let insert = try db.makeInsertStatement(for: Planet.self)  // compiled once
+        try db.transaction {  // one commit, instead of one per row
+            for planet in planets { try insert.insert(planet) }
+        }
+        // END Performance: batch
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM planets") == planets.count)
+    }
+
+    @Test("point lookups through a prepared statement with typed values")
+    func lookups() throws {
+        let db = try ArticleFixture.database()
+        let ids = [3, 1, 99, 4]
+        // BEGIN Performance: lookups
+        let byID = try db.prepare("SELECT * FROM planets WHERE id = ?")
+        var names: [String] = []
+        for id in ids {
+            if let planet = try byID.fetchOne(Planet.self, binding: id) { names.append(planet.name) }
+        }
+        // END Performance: lookups
+        #expect(names == ["Earth", "Mercury", "Mars"])
+    }
+
+    @Test("interpolated values keep the SQL text, and so the cached statement, the same")
+    func cacheFriendly() throws {
+        let db = try ArticleFixture.database()
+        db.clearStatementCache()
+        // BEGIN Performance: cache
+        for id in 1...3 {
+            _ = try db.fetchOne(Planet.self, "SELECT * FROM planets WHERE id = \(id)")  // one SQL text: id = ?
+        }
+        let cached = db.cachedStatementCount  // 1: compiled once, run three times
+        // END Performance: cache
+        #expect(cached == 1)
+    }
+}

@@ -87,3 +87,23 @@ private func catalog() throws -> Connection {
         #expect(bind.sql == "UPDATE items SET amount = ?")
     }
 }
+
+@Suite struct ConstraintLocationTests {
+    @Test("a UNIQUE or NOT NULL violation from plain SQL names the table and column SQLite reports")
+    func constraintFromSQL() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE items (id INTEGER PRIMARY KEY, code TEXT UNIQUE, label TEXT NOT NULL)")
+        try db.execute("INSERT INTO items VALUES (1, 'a', 'x')")
+        let unique = try requireSQLiteError { try db.execute("INSERT INTO items VALUES (2, 'a', 'y')") }
+        #expect(unique.code == .constraintUnique)
+        #expect(unique.table == "items")
+        #expect(unique.column == "code")
+        let notNull = try requireSQLiteError { try db.execute("INSERT INTO items VALUES (3, 'b', NULL)") }
+        #expect(notNull.table == "items")
+        #expect(notNull.column == "label")
+        try db.execute("CREATE TABLE pairs (a, b, UNIQUE (a, b))")
+        try db.execute("INSERT INTO pairs VALUES (1, 1)")
+        let pair = try requireSQLiteError { try db.execute("INSERT INTO pairs VALUES (1, 1)") }
+        #expect(pair.table == nil)  // two columns: SQLite names both, the error names neither rather than guess
+    }
+}

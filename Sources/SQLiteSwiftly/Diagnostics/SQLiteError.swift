@@ -199,7 +199,20 @@ extension SQLiteError {
 
     /// The error of a failed statement call: SQLite keeps the message on the statement's connection.
     @usableFromInline init(code: Int32, statement: OpaquePointer) {
-        self.init(code: code, db: sqlite3_db_handle(statement), sql: String(cString: sqlite3_sql(statement)))
+        self.init(code: code, db: sqlite3_db_handle(statement), sql: sqlite3_sql(statement).map { String(cString: $0) })
+        locateConstraint()
+    }
+
+    /// Fills in the table and column of a UNIQUE, PRIMARY KEY or NOT NULL violation from SQLite's message
+    /// (`UNIQUE constraint failed: items.id`), which names them when a single column is involved.
+    mutating func locateConstraint() {
+        guard code.primary == .constraint, table == nil, let colon = message.firstRange(of: "constraint failed: ") else {
+            return
+        }
+        let place = message[colon.upperBound...]
+        guard !place.contains(","), let dot = place.firstIndex(of: ".") else { return }
+        table = String(place[..<dot])
+        column = column ?? String(place[place.index(after: dot)...])
     }
 
     /// The error for an out-of-memory condition SQLite signalled with a NULL pointer, not a result code.

@@ -206,7 +206,8 @@ extension SQLiteError {
     /// Fills in the table and column of a UNIQUE, PRIMARY KEY or NOT NULL violation from SQLite's message
     /// (`UNIQUE constraint failed: items.id`), which names them when a single column is involved.
     mutating func locateConstraint() {
-        guard code.primary == .constraint, table == nil, let colon = message.firstRange(of: "constraint failed: ") else {
+        guard code.primary == .constraint, table == nil, let colon = message.firstRange(of: "constraint failed: ")
+        else {
             return
         }
         let place = message[colon.upperBound...]

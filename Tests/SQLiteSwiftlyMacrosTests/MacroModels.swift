@@ -99,7 +99,7 @@ struct AlreadyConforming: TableModel, Equatable {
 
 /// JSON storage: an array, an optional dictionary, a nested struct and an optional set.
 @Table("recipes")
-struct Recipe: Equatable {
+struct MacroRecipe: Equatable {
     /// A nested value, stored as a JSON object.
     struct Nutrition: Codable, Equatable {
         var calories: Int

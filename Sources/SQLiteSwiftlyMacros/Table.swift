@@ -29,7 +29,8 @@
 /// see through, such as a typealias or a type from another module, is checked by the compiler instead: if it
 /// does not conform, the generated code fails to compile with the message "@Table cannot store this property's
 /// type in a column: conform the type to SQLiteValueConvertible, or store the property as JSON text with
-/// @TableColumn(storage: .json)", shown in the macro's expansion at the line of the property's column.
+/// @TableColumn(storage: .json)", shown in the macro's expansion at the lines that declare, read and write the
+/// property's column.
 @attached(
     extension, conformances: TableModel,
     names: named(tableName), named(columns), named(indexes), named(init(row:)), named(encode(to:)))

@@ -112,7 +112,15 @@ package struct ModelGenerator {
         }
         switch entry.type {
         case "table": return try reader.table(entry)
-        case "view": return try reader.view(named: entry.name)
+        case "view":
+            do {
+                return try reader.view(named: entry.name)
+            } catch var error as SQLiteError {
+                // The pragma's error names the missing table; say which view needs it.
+                error.table = error.table ?? entry.name
+                error.message = "the view \(SwiftLiteral.string(entry.name)) cannot be read: \(error.message)"
+                throw error
+            }
         case "virtual":
             throw SQLiteError(.misuse, message: "the table \(SwiftLiteral.string(name)) is a virtual table")
         default:

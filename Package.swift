@@ -29,14 +29,11 @@ let package = Package(
         ),
         .target(name: "SQLiteSwiftly", dependencies: ["CSQLiteSwiftly"]),
         .executableTarget(name: "planets", dependencies: ["SQLiteSwiftly"], path: "Examples/planets"),
-        .target(name: "SQLiteSwiftlyModelGenerator", dependencies: ["SQLiteSwiftly"]),
-        .executableTarget(
-            name: "sqliteswiftly-models",
-            dependencies: [
-                "SQLiteSwiftly", "SQLiteSwiftlyModelGenerator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+        .target(
+            name: "SQLiteSwiftlyModelGenerator",
+            dependencies: ["SQLiteSwiftly", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .executableTarget(name: "sqliteswiftly-models", dependencies: ["SQLiteSwiftlyModelGenerator"]),
         .testTarget(
             name: "SQLiteSwiftlyModelGeneratorTests", dependencies: ["SQLiteSwiftly", "SQLiteSwiftlyModelGenerator"]
         ),

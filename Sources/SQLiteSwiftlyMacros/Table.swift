@@ -16,11 +16,21 @@
 /// reads each column by its index, and `encode(to:)`, which encodes the properties in the same order. The
 /// generated code is what you would write by hand, so a derived model is as fast as a hand-written one.
 ///
-/// Use ``TableColumn(_:primaryKey:autoIncrement:unique:default:references:)`` for a column's name and
-/// constraints, and ``Transient()`` to leave a stored property out. Computed and static properties are
-/// ignored. Members the struct declares itself (say, `static let tableName`) are left alone. The macro
-/// reports an error, instead of generating code, for a type that is not a struct, a generic struct, a stored
-/// property without a type annotation, a `let` property with an initial value, and a `lazy` property.
+/// Use ``TableColumn(_:primaryKey:autoIncrement:unique:default:references:storage:)`` for a column's name,
+/// constraints and storage, and ``Transient()`` to leave a stored property out. Computed and static properties
+/// are ignored. Members the struct declares itself (say, `static let tableName`) are left alone.
+///
+/// Each property's type must conform to ``SQLiteSwiftly/SQLiteValueConvertible``, or the property must be
+/// declared `@TableColumn(storage: .json)` to be stored as JSON text. The macro reports an error, instead of
+/// generating code, for a type that is not a struct, a generic struct, a stored property without a type
+/// annotation, a `let` property with an initial value, a `lazy` property, and a property whose type it can see
+/// cannot be stored: an array (other than `[UInt8]`), a dictionary or a set (with a fix-it that adds
+/// `@TableColumn(storage: .json)`), a tuple, a function or an existential (`any P`). A type the macro cannot
+/// see through, such as a typealias or a type from another module, is checked by the compiler instead: if it
+/// does not conform, the generated code fails to compile with the message "@Table cannot store this property's
+/// type in a column: conform the type to SQLiteValueConvertible, or store the property as JSON text with
+/// @TableColumn(storage: .json)", shown in the macro's expansion at the lines that declare, read and write the
+/// property's column.
 @attached(
     extension, conformances: TableModel,
     names: named(tableName), named(columns), named(indexes), named(init(row:)), named(encode(to:)))

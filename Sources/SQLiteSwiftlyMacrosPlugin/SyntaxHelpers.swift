@@ -79,3 +79,71 @@ extension String {
         return String(dropFirst().dropLast())
     }
 }
+
+/// What a property type written in the source shows about why it cannot be stored in a column.
+enum UnstorableType: Equatable {
+    /// An array (other than of bytes), a dictionary or a set: `Codable` when its elements are, so it can be
+    /// stored as JSON.
+    case collection
+    /// A tuple of several values.
+    case tuple
+    /// A function or closure.
+    case function
+    /// An existential (`any P`, `some P`, `P & Q`) or a metatype (`T.Type`).
+    case existential
+}
+
+extension TypeSyntax {
+    /// Why the type, as written, cannot be stored in a column, or `nil` when syntax cannot tell (a named type may
+    /// conform to `SQLiteValueConvertible` anywhere). One level of `Optional` is looked through.
+    var unstorableKind: UnstorableType? {
+        var type = TypeSyntax(self)
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            type = optional.wrappedType
+        } else if isOptional, let wrapped = genericArguments?.first {
+            type = wrapped
+        }
+        return type.unwrappedUnstorableKind
+    }
+
+    private var unwrappedUnstorableKind: UnstorableType? {
+        if let attributed = self.as(AttributedTypeSyntax.self) { return attributed.baseType.unwrappedUnstorableKind }
+        if let array = self.as(ArrayTypeSyntax.self) { return array.element.isByte ? nil : .collection }
+        if self.is(DictionaryTypeSyntax.self) { return .collection }
+        if let tuple = self.as(TupleTypeSyntax.self) {
+            // `(T)` is just `T`; `()` and `(A, B)` are tuples.
+            guard tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil else {
+                return .tuple
+            }
+            return only.type.unstorableKind
+        }
+        if self.is(FunctionTypeSyntax.self) { return .function }
+        if self.is(SomeOrAnyTypeSyntax.self) || self.is(CompositionTypeSyntax.self) || self.is(MetatypeTypeSyntax.self)
+        {
+            return .existential
+        }
+        let name = self.as(IdentifierTypeSyntax.self)?.name.text ?? self.as(MemberTypeSyntax.self)?.name.text
+        switch name {
+        case "Array", "ContiguousArray", "ArraySlice":
+            return genericArguments?.first?.isByte == true ? nil : .collection
+        case "Dictionary", "Set":
+            return genericArguments == nil ? nil : .collection
+        default:
+            return nil
+        }
+    }
+
+    /// The generic arguments written after the type's name, if any.
+    private var genericArguments: [TypeSyntax]? {
+        let clause =
+            self.as(IdentifierTypeSyntax.self)?.genericArgumentClause
+            ?? self.as(MemberTypeSyntax.self)?.genericArgumentClause
+        return clause?.arguments.compactMap { $0.argument.as(TypeSyntax.self) }
+    }
+
+    /// Whether the type is `UInt8` (or `Swift.UInt8`), the element of a byte array.
+    private var isByte: Bool {
+        let text = trimmedDescription
+        return text == "UInt8" || text == "Swift.UInt8"
+    }
+}

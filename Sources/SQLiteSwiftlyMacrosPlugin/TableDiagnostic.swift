@@ -71,6 +71,44 @@ struct TableDiagnostic: DiagnosticMessage, Error {
             id: "markerMisplaced")
     }
 
+    static func unstorable(_ name: String, type: String, kind: UnstorableType) -> Self {
+        let what: String
+        let advice: String
+        switch kind {
+        case .collection:
+            what = "type '\(type)'"
+            advice =
+                "store it as JSON text with @TableColumn(storage: .json), or use a type that conforms to "
+                + "SQLiteValueConvertible"
+        case .tuple:
+            what = "the tuple type '\(type)'"
+            advice = "declare one property per value, or mark it @Transient"
+        case .function:
+            what = "the function type '\(type)'"
+            advice = "mark it @Transient"
+        case .existential:
+            what = "the type '\(type)'"
+            advice = "use a concrete type that conforms to SQLiteValueConvertible, or mark it @Transient"
+        }
+        return Self(
+            message: "property '\(name)' has \(what), which @Table cannot store in a column; \(advice)",
+            id: "unstorableType")
+    }
+
+    static let invalidStorage = Self(
+        message: "write the storage as '.value' or '.json', so that @Table can read it", id: "invalidStorage")
+
     static let columnAndTransient = Self(
         message: "a property cannot be both @TableColumn and @Transient", id: "columnAndTransient")
+}
+
+/// The fix-it that stores a property as JSON text.
+struct JSONStorageFixIt: FixItMessage {
+    let message: String
+    var fixItID: MessageID { MessageID(domain: "SQLiteSwiftlyMacros", id: "storeAsJSON") }
+
+    /// Adds `@TableColumn(storage: .json)`, or `storage: .json` to an existing `@TableColumn`.
+    static func adding(toExistingAttribute: Bool) -> Self {
+        Self(message: toExistingAttribute ? "add 'storage: .json'" : "add '@TableColumn(storage: .json)'")
+    }
 }

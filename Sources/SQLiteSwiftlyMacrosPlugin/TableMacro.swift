@@ -8,7 +8,8 @@ import SwiftSyntaxMacros
 /// The extension holds `static let tableName`, `static let columns` (one `Column(name, Type.self, ...)` per
 /// stored property, in declaration order), `static let indexes` when `@Table(indexes:)` is given,
 /// `init(row:)` reading each column by its index, and `encode(to:)` encoding each property in the same order.
-/// Members the struct already declares itself are not generated.
+/// Members the struct already declares itself are not generated. A property declared
+/// `@TableColumn(storage: .json)` goes through `SQLiteSwiftlyMacros.JSONColumn`, which stores it as JSON text.
 public struct TableMacro: ExtensionMacro {
     /// Generates the `TableModel` extension, or diagnoses why it cannot.
     ///
@@ -81,12 +82,21 @@ public struct TableMacro: ExtensionMacro {
             members.append("\(access)static let indexes: [SQLiteSwiftly.TableIndex] = \(indexes)")
         }
         if !declared.contains("init(row:)") {
-            let reads = properties.enumerated().map { "    self.\($1.memberName) = try row[\($0)]" }
+            let reads = properties.enumerated().map { index, property in
+                guard property.isJSON else { return "    self.\(property.memberName) = try row[\(index)]" }
+                let type = property.type.trimmedDescription
+                return "    self.\(property.memberName) = try SQLiteSwiftlyMacros.JSONColumn.read(\(type).self, "
+                    + "from: row, at: \(index))"
+            }
             members.append(
                 "\(access)init(row: borrowing SQLiteSwiftly.Row) throws {\n\(reads.joined(separator: "\n"))\n}")
         }
         if !declared.contains("encode(to:)") {
-            let writes = properties.map { "    try encoder.encode(self.\($0.memberName))" }
+            let writes = properties.map { property in
+                property.isJSON
+                    ? "    try encoder.encode(SQLiteSwiftlyMacros.JSONColumn.stored(self.\(property.memberName)))"
+                    : "    try encoder.encode(self.\(property.memberName))"
+            }
             members.append(
                 "\(access)func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {\n"
                     + "\(writes.joined(separator: "\n"))\n}")
@@ -94,9 +104,11 @@ public struct TableMacro: ExtensionMacro {
         return members
     }
 
-    /// `SQLiteSwiftly.Column("name", Type.self, options...)`.
+    /// `SQLiteSwiftly.Column("name", Type.self, options...)`; a JSON property's type is its ``JSONText``.
     private static func columnExpression(_ property: TableProperty) -> String {
-        var arguments = [property.columnName.trimmedDescription, "\(property.type.trimmedDescription).self"]
+        var type = "\(property.type.trimmedDescription).self"
+        if property.isJSON { type = "SQLiteSwiftlyMacros.JSONColumn.storedType(\(type))" }
+        var arguments = [property.columnName.trimmedDescription, type]
         arguments += property.options.map(\.trimmedDescription)
         return "SQLiteSwiftly.Column(\(arguments.joined(separator: ", ")))"
     }

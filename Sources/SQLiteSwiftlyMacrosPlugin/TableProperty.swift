@@ -11,8 +11,11 @@ struct TableProperty {
     var literalColumnName: String?
     /// The property's declared type.
     var type: TypeSyntax
-    /// The labeled options of `@TableColumn` (`primaryKey:`, `unique:`...), in the order written.
+    /// The labeled options of `@TableColumn` (`primaryKey:`, `unique:`...), in the order written, without
+    /// `storage:`.
     var options: [LabeledExprSyntax]
+    /// Whether the property is stored as JSON text (`@TableColumn(storage: .json)`).
+    var isJSON: Bool
 }
 
 /// Walks the members of a `@Table` struct, collecting its columns and the errors that prevent an expansion.
@@ -60,7 +63,9 @@ struct PropertyCollector {
                 if type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
                     fail(type, .implicitlyUnwrapped(plainName))
                 } else {
-                    add(memberName, plainName: plainName, type: type, attribute: columnAttribute, node: binding)
+                    add(
+                        memberName, plainName: plainName, type: type, attribute: columnAttribute, node: binding,
+                        variable: variable)
                 }
             } else {
                 fail(binding, .missingType(plainName))
@@ -70,18 +75,33 @@ struct PropertyCollector {
 
     private mutating func add(
         _ memberName: String, plainName: String, type: TypeSyntax, attribute: AttributeSyntax?,
-        node: some SyntaxProtocol
+        node: some SyntaxProtocol, variable: VariableDeclSyntax
     ) {
         var columnName = ExprSyntax(StringLiteralExprSyntax(content: plainName))
         var literalName: String? = plainName
         var options: [LabeledExprSyntax] = []
+        var isJSON = false
+        var isStorageKnown = true
         for argument in attribute?.argumentList ?? [] {
             if argument.label == nil {
                 columnName = argument.expression.trimmed
                 literalName = Self.literalText(argument.expression)
+            } else if argument.label?.text == "storage" {
+                switch Self.storageCase(argument.expression) {
+                case "json": isJSON = true
+                case "value": isJSON = false
+                default:
+                    fail(argument.expression, .invalidStorage)
+                    isStorageKnown = false
+                }
             } else {
                 options.append(argument.trimmed.with(\.trailingComma, nil))
             }
+        }
+        if !isJSON, isStorageKnown, let kind = type.unstorableKind {
+            let message = TableDiagnostic.unstorable(plainName, type: type.trimmedDescription, kind: kind)
+            let fixIts = kind == .collection ? [Self.jsonStorageFixIt(variable: variable, attribute: attribute)] : []
+            diagnostics.append(Diagnostic(node: type, message: message, fixIts: fixIts))
         }
         if let literalName {
             let key = literalName.lowercased()
@@ -91,7 +111,50 @@ struct PropertyCollector {
         properties.append(
             TableProperty(
                 memberName: memberName, columnName: columnName, literalColumnName: literalName, type: type.trimmed,
-                options: options))
+                options: options, isJSON: isJSON))
+    }
+
+    /// `json` or `value` for `.json`, `ColumnStorage.json` or `SQLiteSwiftlyMacros.ColumnStorage.json`; `nil` for
+    /// any other expression, whose value the macro cannot know.
+    static func storageCase(_ expression: ExprSyntax) -> String? {
+        guard let member = expression.as(MemberAccessExprSyntax.self) else { return nil }
+        if let base = member.base, !base.trimmedDescription.hasSuffix("ColumnStorage") { return nil }
+        let name = member.declName.baseName.text
+        return name == "json" || name == "value" ? name : nil
+    }
+
+    /// Adds `storage: .json` to the property's `@TableColumn`, or `@TableColumn(storage: .json)` before it.
+    static func jsonStorageFixIt(variable: VariableDeclSyntax, attribute: AttributeSyntax?) -> FixIt {
+        let storage = LabeledExprSyntax(
+            label: .identifier("storage"), colon: .colonToken(trailingTrivia: .space),
+            expression: MemberAccessExprSyntax(name: .identifier("json")))
+        if let attribute {
+            var arguments = Array(attribute.argumentList)
+            if let last = arguments.popLast() {
+                arguments.append(last.with(\.trailingComma, .commaToken(trailingTrivia: .space)))
+            }
+            arguments.append(storage)
+            // The space after the attribute moves to its new closing parenthesis.
+            let changed = attribute.with(\.trailingTrivia, []).with(\.leftParen, .leftParenToken())
+                .with(\.arguments, .argumentList(LabeledExprListSyntax(arguments)))
+                .with(\.rightParen, .rightParenToken(trailingTrivia: attribute.trailingTrivia))
+            return FixIt(
+                message: JSONStorageFixIt.adding(toExistingAttribute: true),
+                changes: [.replace(oldNode: Syntax(attribute), newNode: Syntax(changed))])
+        }
+        let added = AttributeSyntax(
+            atSign: .atSignToken(leadingTrivia: variable.leadingTrivia),
+            attributeName: IdentifierTypeSyntax(name: .identifier("TableColumn")), leftParen: .leftParenToken(),
+            arguments: .argumentList([storage]), rightParen: .rightParenToken(trailingTrivia: .space))
+        let changed = variable.with(\.leadingTrivia, [])
+        let attributes = [AttributeListSyntax.Element.attribute(added)] + Array(changed.attributes)
+        return FixIt(
+            message: JSONStorageFixIt.adding(toExistingAttribute: false),
+            changes: [
+                .replace(
+                    oldNode: Syntax(variable),
+                    newNode: Syntax(changed.with(\.attributes, AttributeListSyntax(attributes))))
+            ])
     }
 
     /// The text of a string literal without interpolations, or `nil` for any other expression.

@@ -1,51 +1,188 @@
 import SQLiteSwiftly
 
-/// Generates ``TableModel`` source code for the tables of an existing database.
+/// Generates Swift row types for the tables and views of an existing database: a ``TableModel`` per table, a
+/// read-only ``RowDecodable`` per view.
 ///
 /// ```swift
 /// let db = try Connection(opening: "shop.sqlite", readOnly: true)
-/// let source = try ModelGenerator(connection: db).generate(tables: ["Order Details"])
+/// let generated = try ModelGenerator(connection: db).generate(tables: ["Order Details"])
+/// print(generated.source)
 /// ```
 ///
 /// The `sqliteswiftly-models` command is a thin wrapper around this type.
 package struct ModelGenerator {
+    /// Choices that change the generated code.
+    package struct Options: Hashable, Sendable {
+        /// Whether type names put the table's last word in the singular (`Customers` → `Customer`); otherwise
+        /// they follow the table's name (`Customers`).
+        package var singularTypeNames: Bool
+        /// Whether the rows are read once to widen to ``SQLiteValue`` the columns whose stored values their
+        /// declared type's Swift type cannot read; otherwise the types come from the declared types alone.
+        package var checksStoredValues: Bool
+
+        /// Creates options.
+        ///
+        /// - Parameters:
+        ///   - singularTypeNames: Whether type names are in the singular.
+        ///   - checksStoredValues: Whether the rows are read to check the types.
+        package init(singularTypeNames: Bool = true, checksStoredValues: Bool = true) {
+            self.singularTypeNames = singularTypeNames
+            self.checksStoredValues = checksStoredValues
+        }
+    }
+
     /// The connection whose schema is read.
     package let connection: Connection
+    /// The choices that change the generated code.
+    package var options: Options
 
     /// Creates a generator for a connection's `main` database.
     ///
-    /// - Parameter connection: An open connection; read-only is enough.
-    package init(connection: Connection) {
+    /// - Parameters:
+    ///   - connection: An open connection; read-only is enough.
+    ///   - options: The choices that change the generated code.
+    package init(connection: Connection, options: Options = Options()) {
         self.connection = connection
+        self.options = options
     }
 
-    /// Generates one Swift source file with a model per table.
+    /// Generates one Swift source file with a type per table and view.
     ///
-    /// - Parameter tables: The SQL names of the tables to generate, in output order, or `nil` (or empty) for
-    ///   every ordinary table in name order. Virtual tables are skipped with a comment.
-    /// - Returns: The Swift source.
-    /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/misuse`` when a requested table does not exist or
-    ///   is a virtual table, or any SQLite error while reading the schema.
-    package func generate(tables: [String]? = nil) throws -> String {
+    /// - Parameter tables: The SQL names of the tables and views to generate, in output order, or `nil` (or empty)
+    ///   for every table in name order, then every view in name order. Virtual tables, their shadow tables and
+    ///   views whose `SELECT` no longer compiles are then skipped, with a comment and a summary line.
+    /// - Returns: The source and a summary of what was generated.
+    /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/misuse`` when a requested table does not exist or is
+    ///   a virtual or shadow table; the SQLite error when a requested view cannot be read; any SQLite error while
+    ///   reading the schema.
+    package func generate(tables: [String]? = nil) throws -> GeneratedModels {
         let reader = SchemaReader(connection: connection)
-        let (available, virtualTables) = try reader.tableNames()
+        let entries = try reader.entries()
+        var schemas: [TableSchema] = []
         var skipped: [String] = []
-        let names: [String]
         if let tables, !tables.isEmpty {
-            // SQLite matches table names ignoring ASCII case; so does --table.
-            let resolved = try tables.map { name throws(SQLiteError) -> String in
-                if let match = available.first(where: { $0.lowercased() == name.lowercased() }) { return match }
-                let isVirtual = virtualTables.contains { $0.lowercased() == name.lowercased() }
-                let problem = isVirtual ? "is a virtual table" : "does not exist"
-                throw SQLiteError(.misuse, message: "the table \(SwiftLiteral.string(name)) \(problem)")
-            }
             var seen: Set<String> = []
-            names = resolved.filter { seen.insert($0).inserted }
+            for name in tables where seen.insert(name.nameKey).inserted {
+                schemas.append(try requested(name, in: entries, reader: reader))
+            }
         } else {
-            names = available
-            skipped = virtualTables.map { "Skipped virtual table \(SwiftLiteral.string($0))." }
+            for entry in entries where entry.type == "table" { schemas.append(try reader.table(entry)) }
+            for entry in entries where entry.type == "view" {
+                do {
+                    schemas.append(try reader.view(named: entry.name))
+                } catch let error as SQLiteError {
+                    skipped.append("Skipped view \(SwiftLiteral.string(entry.name)): \(error.message).")
+                }
+            }
+            skipped += try virtualTableNotes(entries, reader: reader)
         }
-        let schemas = try names.map { name in try reader.table(named: name) }
-        return ModelRenderer().render(schemas, skipped: skipped)
+        if options.checksStoredValues {
+            let survey = StoredValueSurvey(connection: connection)
+            for index in schemas.indices {
+                do {
+                    try survey.apply(to: &schemas[index])
+                } catch let error as SQLiteError {
+                    schemas[index].notes.append(
+                        SchemaNote(
+                            "rows not checked",
+                            detail: "The rows could not be read to check the types: \(error.message)"))
+                }
+            }
+        }
+        var taken: Set<String> = []
+        let named = schemas.map { schema in
+            var name = SwiftIdentifier.typeName(for: schema.name, singular: options.singularTypeNames)
+            if SwiftIdentifier.reservedTypeNames.contains(name) { name += "Record" }
+            return (schema: schema, typeName: SwiftIdentifier.unique(name, in: &taken))
+        }
+        let types = named.map { schema, typeName in
+            GeneratedModels.GeneratedType(
+                name: schema.name, typeName: typeName, isView: schema.kind == .view,
+                summary: Self.summary(of: schema, typeName: typeName))
+        }
+        return GeneratedModels(source: ModelRenderer().render(named, skipped: skipped), types: types, skipped: skipped)
     }
+
+    /// The schema of a table or view named with `--table`, matching names as SQLite does (ASCII case ignored).
+    private func requested(
+        _ name: String, in entries: [SchemaReader.Entry], reader: SchemaReader
+    ) throws -> TableSchema {
+        guard let entry = entries.first(where: { $0.name.nameKey == name.nameKey }) else {
+            throw SQLiteError(.misuse, message: "the table \(SwiftLiteral.string(name)) does not exist")
+        }
+        switch entry.type {
+        case "table": return try reader.table(entry)
+        case "view":
+            do {
+                return try reader.view(named: entry.name)
+            } catch var error as SQLiteError {
+                // The pragma's error names the missing table; say which view needs it.
+                error.table = error.table ?? entry.name
+                error.message = "the view \(SwiftLiteral.string(entry.name)) cannot be read: \(error.message)"
+                throw error
+            }
+        case "virtual":
+            throw SQLiteError(.misuse, message: "the table \(SwiftLiteral.string(name)) is a virtual table")
+        default:
+            throw SQLiteError(
+                .misuse, message: "the table \(SwiftLiteral.string(name)) is a shadow table of a virtual table")
+        }
+    }
+
+    /// A comment line per virtual table, naming its module and the shadow tables it keeps its data in.
+    private func virtualTableNotes(_ entries: [SchemaReader.Entry], reader: SchemaReader) throws -> [String] {
+        let shadows = entries.filter { $0.type == "shadow" }.map(\.name)
+        return try entries.filter { $0.type == "virtual" }.map { entry in
+            let module = try reader.module(ofVirtualTable: entry.name).map { " (\($0))" } ?? ""
+            let own = shadows.filter { $0.nameKey.hasPrefix(entry.name.nameKey + "_") }
+            var line = "Skipped virtual table \(SwiftLiteral.string(entry.name))\(module)"
+            if !own.isEmpty { line += " and its shadow tables \(own.map(SwiftLiteral.string).joined(separator: ", "))" }
+            return line + ": a model cannot create them."
+        }
+    }
+
+    /// `table "Orders" -> Order: 6 columns; left as comments: CHECK on "Status"`.
+    static func summary(of schema: TableSchema, typeName: String) -> String {
+        let readOnly = schema.kind == .view ? " (read-only)" : ""
+        let count = schema.columns.count
+        var line = "\(schema.kind.rawValue) \(SwiftLiteral.string(schema.name)) -> \(typeName)\(readOnly): "
+        line += count == 1 ? "1 column" : "\(count) columns"
+        if !schema.notes.isEmpty {
+            line += "; left as comments: " + schema.notes.map(\.summary).joined(separator: ", ")
+        }
+        let widened = schema.columns.filter { $0.widening != nil }.map { SwiftLiteral.string($0.name) }
+        if !widened.isEmpty {
+            line += "; SQLiteValue because of the stored values: " + widened.joined(separator: ", ")
+        }
+        return line
+    }
+}
+
+/// The result of ``ModelGenerator/generate(tables:)``: the Swift source and what it holds.
+package struct GeneratedModels: Hashable, Sendable {
+    /// One generated type.
+    package struct GeneratedType: Hashable, Sendable {
+        /// The SQL name of the table or view, exactly.
+        package var name: String
+        /// The Swift type's name.
+        package var typeName: String
+        /// Whether the type is a view's read-only ``RowDecodable`` type rather than a table's ``TableModel``.
+        package var isView: Bool
+        /// `table "Orders" -> Order: 6 columns; left as comments: CHECK on "Status"`.
+        package var summary: String
+    }
+
+    /// The complete Swift source file.
+    package var source: String
+    /// The generated types, in output order.
+    package var types: [GeneratedType]
+    /// One line per table or view that was skipped (virtual tables, views that no longer compile).
+    package var skipped: [String]
+
+    /// One line per generated type, then one per skipped table or view.
+    package var summary: [String] { types.map(\.summary) + skipped }
+    /// How many tables got a ``TableModel`` type.
+    package var tableCount: Int { types.filter { !$0.isView }.count }
+    /// How many views got a ``RowDecodable`` type.
+    package var viewCount: Int { types.filter(\.isView).count }
 }

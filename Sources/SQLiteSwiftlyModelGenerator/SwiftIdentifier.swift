@@ -18,10 +18,11 @@ enum SwiftIdentifier {
 
     /// Type names a generated struct must not take, because the generated code or the standard library uses them.
     static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "Bool", "Column", "DeclaredType", "Data", "Double", "Equatable", "Error", "ForeignKey",
-        "Foundation", "Int", "Int64", "Never", "Optional", "Protocol", "Row", "RowDecodable", "RowEncoder",
-        "SQLiteError", "SQLiteSwiftly", "SQLiteValue", "Self", "Sendable", "String", "Swift", "TableIndex",
-        "TableModel", "Type", "UInt8", "Void",
+        "Any", "Array", "Bool", "Character", "Column", "Connection", "Cursor", "Data", "Date", "Decimal",
+        "DeclaredType", "Dictionary", "Double", "Equatable", "Error", "Float", "ForeignKey", "Foundation", "Int",
+        "Int64", "Never", "Optional", "Protocol", "Result", "Row", "RowDecodable", "RowEncoder", "SQL",
+        "SQLiteError", "SQLiteSwiftly", "SQLiteValue", "Self", "Sendable", "Set", "Statement", "String", "Swift",
+        "TableIndex", "TableModel", "Type", "UInt8", "URL", "UUID", "Void",
     ]
 
     /// Short words written in capitals when they are not the first word, as Swift's API guidelines do.
@@ -29,11 +30,15 @@ enum SwiftIdentifier {
 
     /// The `UpperCamelCase` type name for a table, before reserved-name and uniqueness checks.
     ///
-    /// - Parameter sqlName: The table's SQL name.
+    /// - Parameters:
+    ///   - sqlName: The table's SQL name.
+    ///   - singular: Whether to put the last word in the singular (``EnglishSingular``): `Order Details` gives
+    ///     `OrderDetail`.
     /// - Returns: A valid Swift identifier (never a keyword), `Table` when the name has no usable character.
-    static func typeName(for sqlName: String) -> String {
-        let parts = words(in: sqlName)
-        guard !parts.isEmpty else { return "Table" }
+    static func typeName(for sqlName: String, singular: Bool = false) -> String {
+        var parts = words(in: sqlName)
+        guard let last = parts.last else { return "Table" }
+        if singular { parts[parts.count - 1] = EnglishSingular.singular(of: last) }
         var name = parts.map(capitalized).joined()
         if name.first?.isNumber == true { name = "_" + name }
         return name
@@ -78,7 +83,7 @@ enum SwiftIdentifier {
 
     /// Splits a name into words: at characters that cannot be part of an identifier, at underscores, and where a
     /// lowercase letter or digit is followed by an uppercase one (`orderID` → `order`, `ID`), or an uppercase run
-    /// is followed by a capitalized word (`URLPath` → `URL`, `Path`).
+    /// is followed by a capitalized word (`URLPath` → `URL`, `Path`, but `userIDs` → `user`, `IDs`).
     static func words(in name: String) -> [String] {
         var result: [String] = []
         var current: [Character] = []
@@ -95,7 +100,11 @@ enum SwiftIdentifier {
             if let previous = current.last {
                 let next = index + 1 < characters.count ? characters[index + 1] : nil
                 let lowerToUpper = (previous.isLowercase || previous.isNumber) && character.isUppercase
-                let acronymEnd = previous.isUppercase && character.isUppercase && next?.isLowercase == true
+                // `IDs` is one word: a plural acronym, not `I` followed by `Ds`.
+                let afterNext = index + 2 < characters.count ? characters[index + 2] : nil
+                let isPluralAcronym = next == "s" && afterNext?.isLowercase != true
+                let acronymEnd =
+                    previous.isUppercase && character.isUppercase && next?.isLowercase == true && !isPluralAcronym
                 if lowerToUpper || acronymEnd { flush() }
             }
             current.append(character)

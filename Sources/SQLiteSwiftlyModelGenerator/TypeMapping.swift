@@ -7,20 +7,26 @@ import SQLiteSwiftly
 /// | --- | --- | --- |
 /// | `INT` | INTEGER | `Int` |
 /// | `CHAR`, `CLOB`, `TEXT` | TEXT | `String` |
-/// | `BLOB`, or no type at all | BLOB | `Data` |
+/// | `BLOB` | BLOB | `Data` |
+/// | nothing (no declared type) | BLOB | ``SQLiteValue`` |
 /// | `REAL`, `FLOA`, `DOUB` | REAL | `Double` |
-/// | anything else (`NUMERIC`, `DECIMAL(10,2)`, `BOOLEAN`, `DATE`...) | NUMERIC | see below |
+/// | anything else | NUMERIC | see below |
 ///
-/// NUMERIC affinity stores numbers-looking text as INTEGER or REAL and keeps anything else as TEXT, so no single
-/// Swift type fits every NUMERIC column. The generator picks by name: `BOOL`/`BOOLEAN` → `Bool` (SQLite stores
-/// 0 and 1), `DATE`/`TIME`/`DATETIME`/`TIMESTAMP` → `String` (such columns usually hold ISO-8601 text, which
-/// NUMERIC keeps as TEXT), anything else → `Double` (which reads INTEGER and REAL values). The ``DeclaredType`` is
-/// ``DeclaredType/numeric`` in all three cases, so the model matches the table.
+/// A column with no declared type stores every value as given, so only ``SQLiteValue`` reads whatever it holds.
+/// NUMERIC affinity stores number-looking text as INTEGER or REAL and keeps anything else as TEXT, so the type
+/// comes from the name: `BOOL`/`BOOLEAN` → `Bool` (SQLite stores 0 and 1), `DATE`/`TIME`/`DATETIME`/`TIMESTAMP`
+/// → `String` (such columns usually hold ISO 8601 text, which NUMERIC keeps as TEXT), `NUMERIC`, `DECIMAL`,
+/// `NUMBER` and `MONEY` → `Double` (which reads INTEGER and REAL values), and any other name (`JSON`, `UUID`,
+/// `ANY`, `STRING`...) → ``SQLiteValue``, since the name does not say what is stored. The ``DeclaredType`` keeps
+/// the column's affinity, so the model matches the table.
 struct TypeMapping: Hashable, Sendable {
     /// The column type for the model's ``Column``.
     var declaredType: DeclaredType
     /// The Swift type of the property, without `?`.
     var swiftType: String
+
+    /// NUMERIC-affinity type names that hold numbers.
+    static let numberNames: Set<String> = ["NUMERIC", "DECIMAL", "NUMBER", "MONEY"]
 
     /// The mapping for a declared type.
     ///
@@ -31,8 +37,10 @@ struct TypeMapping: Hashable, Sendable {
             self.init(declaredType: .integer, swiftType: "Int")
         } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
             self.init(declaredType: .text, swiftType: "String")
-        } else if type.contains("BLOB") || type.trimmingSpaces.isEmpty {
+        } else if type.contains("BLOB") {
             self.init(declaredType: .blob, swiftType: "Data")
+        } else if type.trimmingSpaces.isEmpty {
+            self.init(declaredType: .any, swiftType: "SQLiteValue")
         } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
             self.init(declaredType: .real, swiftType: "Double")
         } else {
@@ -40,7 +48,8 @@ struct TypeMapping: Hashable, Sendable {
             switch name {
             case "BOOL", "BOOLEAN": self.init(declaredType: .numeric, swiftType: "Bool")
             case "DATE", "TIME", "DATETIME", "TIMESTAMP": self.init(declaredType: .numeric, swiftType: "String")
-            default: self.init(declaredType: .numeric, swiftType: "Double")
+            case _ where Self.numberNames.contains(name): self.init(declaredType: .numeric, swiftType: "Double")
+            default: self.init(declaredType: .numeric, swiftType: "SQLiteValue")
             }
         }
     }
@@ -48,6 +57,37 @@ struct TypeMapping: Hashable, Sendable {
     init(declaredType: DeclaredType, swiftType: String) {
         self.declaredType = declaredType
         self.swiftType = swiftType
+    }
+
+    /// The same column type, read as ``SQLiteValue``.
+    var widened: TypeMapping { TypeMapping(declaredType: declaredType, swiftType: "SQLiteValue") }
+
+    /// The storage class the Swift type reads, for messages: `INTEGER`, `TEXT`...
+    var expectedStorage: String {
+        switch swiftType {
+        case "Int": "INTEGER"
+        case "Bool": "INTEGER 0 or 1"
+        case "Double": "INTEGER or REAL"
+        case "String": "TEXT"
+        case "Data": "BLOB or TEXT"
+        default: "any value"
+        }
+    }
+
+    /// An SQL condition, true for a non-NULL stored value that the Swift type cannot read, or `nil` when it reads
+    /// every value (``SQLiteValue``).
+    ///
+    /// - Parameter column: The column, quoted for SQL.
+    /// - Returns: The condition.
+    func unreadableCondition(column: String) -> String? {
+        switch swiftType {
+        case "Int": "typeof(\(column)) NOT IN ('integer', 'null')"
+        case "Bool": "typeof(\(column)) NOT IN ('integer', 'null') OR \(column) NOT IN (0, 1)"
+        case "Double": "typeof(\(column)) NOT IN ('integer', 'real', 'null')"
+        case "String": "typeof(\(column)) NOT IN ('text', 'null')"
+        case "Data": "typeof(\(column)) NOT IN ('blob', 'text', 'null')"
+        default: nil
+        }
     }
 }
 

@@ -113,3 +113,19 @@ struct Tag: Equatable {
         guard !name.isEmpty else { throw TagError.empty }
     }
 }
+
+/// JSON storage: an array, an optional dictionary, a nested struct and an optional set.
+@Table("recipes")
+struct MacroRecipe: Equatable {
+    /// A nested value, stored as a JSON object.
+    struct Nutrition: Codable, Equatable {
+        var calories: Int
+        var per100g: Double
+    }
+
+    @TableColumn(primaryKey: true) var id: Int64
+    @TableColumn(storage: .json) var steps: [String]
+    @TableColumn(storage: .json) var ratings: [String: Int]?
+    @TableColumn(storage: .json) var nutrition: Nutrition
+    @TableColumn("labels", unique: true, storage: .json) var labels: Set<String>?
+}

@@ -11,13 +11,14 @@ let tableMacroSpecs: [String: MacroSpec] = [
 ]
 
 /// Expands `source` with the SQLiteSwiftly macros and records a Swift Testing issue for every difference from
-/// `expanded` and `diagnostics`.
+/// `expanded` and `diagnostics`, and, when `fixedSource` is given, from the source with every fix-it applied.
 func assertTableExpansion(
     _ source: String, expandedSource expanded: String, diagnostics: [DiagnosticSpec] = [],
-    sourceLocation: SourceLocation = #_sourceLocation
+    fixedSource: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
 ) {
     assertMacroExpansion(
         source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: tableMacroSpecs,
+        fixedSource: fixedSource,
         failureHandler: { failure in
             Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
         })

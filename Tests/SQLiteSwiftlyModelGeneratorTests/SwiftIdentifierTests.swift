@@ -25,6 +25,22 @@ import Testing
         #expect(SwiftIdentifier.typeName(for: sqlName) == expected)
     }
 
+    @Test(
+        "type names put the last word in the singular by simple English rules",
+        arguments: [
+            ("Customers", "Customer"), ("Order Details", "OrderDetail"), ("categories", "Category"),
+            ("order_items", "OrderItem"), ("people", "Person"), ("Children", "Child"), ("addresses", "Address"),
+            ("boxes", "Box"), ("batches", "Batch"), ("dishes", "Dish"), ("status", "Status"),
+            ("statuses", "Status"), ("analysis", "Analysis"), ("houses", "House"), ("archives", "Archive"),
+            ("ties", "Tie"), ("movies", "Movie"), ("series", "Series"), ("news", "News"), ("data", "Data"),
+            ("inventory", "Inventory"), ("sales_2020", "Sales2020"), ("Café Menü", "CaféMenü"), ("USERS", "USER"),
+            ("COMPANIES", "COMPANY"), ("user IDs", "UserID"), ("2020 sales", "_2020Sale"), ("bus", "Bus"),
+            ("us", "Us"), ("s", "S"),
+        ])
+    func singularTypeNames(sqlName: String, expected: String) {
+        #expect(SwiftIdentifier.typeName(for: sqlName, singular: true) == expected)
+    }
+
     @Test("keywords are escaped with backticks, other names are not", arguments: ["default", "class", "self", "Type"])
     func keywordsAreEscaped(keyword: String) {
         #expect(SwiftIdentifier.escaped(keyword) == "`\(keyword)`")
@@ -44,6 +60,9 @@ import Testing
     func words() {
         #expect(SwiftIdentifier.words(in: "HTTPServer_port number") == ["HTTP", "Server", "port", "number"])
         #expect(SwiftIdentifier.words(in: "version2Name") == ["version2", "Name"])
+        #expect(SwiftIdentifier.words(in: "userIDs") == ["user", "IDs"])
+        #expect(SwiftIdentifier.words(in: "IDsList") == ["IDs", "List"])
+        #expect(SwiftIdentifier.words(in: "URLsafe") == ["UR", "Lsafe"], "a lowercase run after s is a word")
         #expect(SwiftIdentifier.words(in: "").isEmpty)
     }
 }

@@ -28,3 +28,28 @@ final class TemporaryDirectory {
         return path
     }
 }
+
+/// The shop schema fixture, `Tests/Fixtures/ModelGenerator/shop.sql`, and the generated code checked in for it.
+enum ShopFixture {
+    /// The package's root directory.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The path of the schema script.
+    static let schemaPath = packageRoot.appendingPathComponent("Tests/Fixtures/ModelGenerator/shop.sql").path
+
+    /// The path of the checked-in generated code, `ShopModels.swift`, which this test target compiles.
+    static let generatedPath = packageRoot.appendingPathComponent(
+        "Tests/SQLiteSwiftlyModelGeneratorTests/ShopModels.swift"
+    ).path
+
+    /// The schema script's text.
+    static func schema() throws -> String {
+        try String(contentsOfFile: schemaPath, encoding: .utf8)
+    }
+
+    /// A database file built from the script in `directory`; returns its path.
+    static func database(in directory: TemporaryDirectory) throws -> String {
+        try directory.database("shop.sqlite", schema: schema())
+    }
+}

@@ -18,7 +18,15 @@ import Testing
 @Suite struct DocumentationTests {
     /// Blocks that no test can run, by article and first line.
     static let untestedBlocks: [(article: String, firstLine: String, reason: String)] = [
-        ("GettingStarted", "dependencies: [", "an excerpt of a Package.swift manifest: SwiftPM reads it, not a test")
+        ("GettingStarted", "dependencies: [", "an excerpt of a Package.swift manifest: SwiftPM reads it, not a test"),
+        (
+            "GeneratingModels", "/// A row of the table \"Orders\".",
+            "generated code: GeneratingModelsArticleTests compares it with the generator's real output"
+        ),
+        (
+            "GeneratingModels", "/// A row of the view \"Order Totals\". A view is read-only: read it with",
+            "generated code: GeneratingModelsArticleTests compares it with the generator's real output"
+        ),
     ]
 
     @Test("every Swift block of every article is a marked example that a test runs, and every example is shown")

@@ -1,4 +1,4 @@
-import CSQLiteSwiftly
+import CSQLite
 import Foundation
 import SQLiteSwiftly
 

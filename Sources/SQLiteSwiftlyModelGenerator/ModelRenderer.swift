@@ -125,6 +125,7 @@ struct ModelRenderer {
             if reference.onUpdate != .noAction { parts.append("onUpdate: .\(reference.onUpdate)") }
             arguments.append("references: ForeignKey(\(parts.joined(separator: ", ")))")
         }
+        if let collation = column.collation { arguments.append("collation: \(SwiftLiteral.string(collation))") }
         return "Column(\(arguments.joined(separator: ", ")))"
     }
 

@@ -75,10 +75,13 @@ struct SchemaReader {
                             + "(it cannot be written, so it is not a property)"))
                 continue
             }
-            let column = ColumnSchema(
+            var column = ColumnSchema(
                 name: columnName, declaredType: declaredType, isNotNull: integer(row[2]) != 0,
                 primaryKeyPosition: integer(row[4]), defaultExpression: text(row[3]),
                 isUnique: uniqueColumns.contains(columnName), references: references.single[columnName])
+            // A column's collation is declared by the model (`Column(..., collation:)`) and verified with it.
+            column.collation = definition.collations.first { $0.column?.nameKey == columnName.nameKey }
+                .map(\.text).flatMap { $0.uppercased() == "BINARY" ? nil : $0 }
             if let expression = column.defaultExpression, SwiftLiteral.defaultValue(expression) == nil {
                 let line = "\(SwiftLiteral.string(columnName)) DEFAULT \(SQLTokenizer.singleLine(expression))"
                 notes.append(SchemaNote("DEFAULT on \(SwiftLiteral.string(columnName))", detail: line))
@@ -134,8 +137,9 @@ struct SchemaReader {
         for check in definition.checks {
             notes.append(SchemaNote("CHECK\(on(check.column))", detail: "CHECK \(check.text)\(on(check.column))"))
         }
-        for collation in definition.collations where collation.text.uppercased() != "BINARY" {
-            notes.append(SchemaNote("COLLATE \(collation.text)\(on(collation.column))"))
+        // Column collations are declared by the model; a collation clause not tied to a column stays a note.
+        for collation in definition.collations where collation.text.uppercased() != "BINARY" && collation.column == nil {
+            notes.append(SchemaNote("COLLATE \(collation.text)"))
         }
         for clause in definition.conflictClauses {
             notes.append(SchemaNote("\(clause.text)\(on(clause.column))"))

@@ -54,6 +54,8 @@ struct ColumnSchema: Hashable, Sendable {
     var isUnique: Bool = false
     /// A single-column foreign key from this column, if any.
     var references: ForeignKey?
+    /// The column's collation (`COLLATE NOCASE`), or `nil` for `BINARY`.
+    var collation: String?
     /// The column type and Swift type, from the declared type, or ``SQLiteValue`` when stored values do not fit.
     var mapping: TypeMapping
     /// Why ``mapping`` was widened to ``SQLiteValue`` after reading the rows, or `nil` when it was not.

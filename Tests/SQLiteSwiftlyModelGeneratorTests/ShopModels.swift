@@ -180,7 +180,6 @@ extension Category: TableModel {
 /// Not declared in the model (the table has them; `createTable(for:)` would not create them):
 /// - "Joined" DEFAULT CURRENT_TIMESTAMP
 /// - CHECK ("Email" LIKE '%_@_%') on "Email"
-/// - COLLATE NOCASE on "Company Name"
 struct Customer: Equatable, Sendable {
     /// "CustomerID" VARCHAR(20) NOT NULL, primary key.
     var customerID: String
@@ -198,7 +197,7 @@ extension Customer: TableModel {
     static let tableName = "Customers"
     static let columns = [
         Column("CustomerID", .text, primaryKey: true),
-        Column("Company Name", .text),
+        Column("Company Name", .text, collation: "NOCASE"),
         Column("Email", .text, nullable: true, unique: true),
         Column("Joined", .numeric),
         Column("Notes", .any, nullable: true),
@@ -438,7 +437,6 @@ extension Product: TableModel {
 /// Not declared in the model (the table has them; `createTable(for:)` would not create them):
 /// - generated column "weight kg" REAL AS ("weight grams" / 1000.0) VIRTUAL (it cannot be written, so it is not a
 ///   property)
-/// - COLLATE RTRIM on "tracking"
 /// - FOREIGN KEY ("order id", "product id") REFERENCES "Order Details" ("OrderID", "ProductID") DEFERRABLE INITIALLY
 ///   DEFERRED (checked at commit)
 /// - UNIQUE ("order id", "tracking") ON CONFLICT REPLACE
@@ -463,7 +461,7 @@ extension Shipment: TableModel {
         Column("id", .integer, primaryKey: true),
         Column("order id", .integer),
         Column("product id", .integer),
-        Column("tracking", .text, nullable: true),
+        Column("tracking", .text, nullable: true, collation: "RTRIM"),
         Column("label", .blob, nullable: true),
         Column("weight grams", .integer),
     ]

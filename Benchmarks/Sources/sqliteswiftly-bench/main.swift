@@ -25,6 +25,8 @@ struct Options {
     var profile = false
     var stores = Store.allCases
     var streamChild: [String]?
+    var functionsLifecycle: Int?
+    var blobMemory: Int?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -51,6 +53,10 @@ struct Options {
             case "--store":
                 guard let store = Store(rawValue: try value(argument)) else { throw BenchError("--store memory|wal") }
                 stores = [store]
+            case "--blob-memory":
+                blobMemory = Int(try value(argument)) ?? 1_000_000_000
+            case "--functions-lifecycle":
+                functionsLifecycle = Int(try value(argument)) ?? 100
             case "--stream-child":
                 streamChild = Array(iterator)
                 break arguments
@@ -110,7 +116,7 @@ enum Workloads {
                     GRDBBench.lookupRecord,
                     GRDBBench.lookupCodable,
                 ]),
-        ]
+        ] + FunctionBench.workloads
     }
 }
 
@@ -180,6 +186,14 @@ do {
     let schemas = Ours.schemas()
     Dataset.intsSchema = schemas.ints
     Dataset.mixedSchema = schemas.mixed
+    if let bytes = options.blobMemory {
+        try await FunctionBench.blobMemory(bytes: bytes)
+        exit(0)
+    }
+    if let rounds = options.functionsLifecycle {
+        try FunctionBench.lifecycle(rounds: rounds)
+        exit(0)
+    }
     if let child = options.streamChild {
         try Streaming.child(child)
         exit(0)

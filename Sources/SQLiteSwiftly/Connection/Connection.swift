@@ -38,6 +38,8 @@ public final class Connection {
     /// How many transactions SQLite rolled back, counted by its rollback hook: tells a transaction that ended
     /// under a body whether it was rolled back or committed. A pointer, because the hook outlives no connection.
     let rollbackCount: UnsafeMutablePointer<Int>
+    /// The errors thrown by this connection's Swift functions, until the failing statement reports them.
+    let functionErrors = FunctionErrors()
 
     /// Opens a connection in the given mode.
     ///
@@ -199,7 +201,7 @@ public final class Connection {
             }
             return .success(statement)
         }
-        return RawStatement(handle: try result.get(), sql: sql)
+        return RawStatement(handle: try result.get(), sql: sql, functionErrors: functionErrors)
     }
 
     /// Checks what follows the first statement: only whitespace, semicolons and comments are allowed.

@@ -65,6 +65,9 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         public static let migrationMismatch = Kind(rawValue: "migration mismatch")
         /// The library was used in a way it does not allow, such as SQL holding two statements.
         public static let misuse = Kind(rawValue: "misuse")
+        /// A Swift function called from SQL threw, or received an argument it could not convert;
+        /// ``SQLiteError/function`` names it.
+        public static let functionFailed = Kind(rawValue: "function failed")
     }
 
     /// What kind of failure this is.
@@ -90,6 +93,8 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
     public var row: Int?
     /// The parameter involved, as a name (`:id`) or a 1-based position (`?3`).
     public var parameter: String?
+    /// The Swift function or collation involved, for ``Kind/functionFailed`` errors and registration errors.
+    public var function: String?
     /// The individual differences, for ``Kind/schemaMismatch`` errors.
     public var differences: [SchemaDifference]
 
@@ -130,6 +135,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         if let column { place.append("column \"\(column)\"") }
         if let row { place.append("row \(row)") }
         if let parameter { place.append("parameter \(parameter)") }
+        if let function { place.append("function \(function)") }
         if !place.isEmpty { text += " (" + place.joined(separator: ", ") + ")" }
         if let sql { text += " in SQL: \(sql)" }
         return text
@@ -148,6 +154,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         case .parameterMismatch: .range
         case .modelMismatch, .conversionFailed, .schemaMismatch, .migrationMismatch: .mismatch
         case .transactionRolledBack: .abort
+        case .functionFailed: .error
         default: .misuse
         }
     }

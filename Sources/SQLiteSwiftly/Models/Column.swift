@@ -24,6 +24,10 @@ public struct Column: Hashable, Sendable {
     public var defaultValue: SQLiteValue?
     /// The column's foreign-key reference, if any.
     public var references: ForeignKey?
+    /// The collation that orders and compares the column's text (`COLLATE name`), or `nil` for SQLite's
+    /// default, `BINARY`. A collation other than SQLite's own (`BINARY`, `NOCASE`, `RTRIM`) must be added to
+    /// every connection that uses the table, with ``Connection/add(collation:)``.
+    public var collation: String?
 
     /// Creates a column.
     ///
@@ -36,9 +40,11 @@ public struct Column: Hashable, Sendable {
     ///   - unique: Whether the column is `UNIQUE`.
     ///   - default: The `DEFAULT` value.
     ///   - references: A foreign-key reference.
+    ///   - collation: The name of the collation for the column's text, such as `"UNICODE_NOCASE"`.
     public init(
         _ name: String, _ type: DeclaredType, nullable: Bool = false, primaryKey: Bool = false,
-        autoIncrement: Bool = false, unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil
+        autoIncrement: Bool = false, unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil,
+        collation: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -48,6 +54,7 @@ public struct Column: Hashable, Sendable {
         self.isUnique = unique
         self.defaultValue = `default`
         self.references = references
+        self.collation = collation
     }
 
     /// Creates a column whose type and nullability follow a Swift type: `Int?` gives a nullable INTEGER.
@@ -60,13 +67,14 @@ public struct Column: Hashable, Sendable {
     ///   - unique: Whether the column is `UNIQUE`.
     ///   - default: The `DEFAULT` value.
     ///   - references: A foreign-key reference.
+    ///   - collation: The name of the collation for the column's text, such as `"UNICODE_NOCASE"`.
     public init<Value: SQLiteValueConvertible>(
         _ name: String, _ swiftType: Value.Type, primaryKey: Bool = false, autoIncrement: Bool = false,
-        unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil
+        unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil, collation: String? = nil
     ) {
         self.init(
             name, Value.declaredType, nullable: Value.isNullable, primaryKey: primaryKey, autoIncrement: autoIncrement,
-            unique: unique, default: `default`, references: references)
+            unique: unique, default: `default`, references: references, collation: collation)
     }
 }
 

@@ -13,7 +13,8 @@ extension Connection {
     ///   `TEXT` match, `TEXT` and `INTEGER` do not): affinity decides how SQLite stores a value;
     /// - nullability must match (an `INTEGER PRIMARY KEY` row-id alias never reads as NULL, so it matches
     ///   both);
-    /// - each column's position in the primary key must match.
+    /// - each column's position in the primary key must match;
+    /// - each column's collation must match (a column that declares none has `BINARY`).
     ///
     /// Uniqueness, defaults, foreign keys and indexes are not compared.
     ///
@@ -91,6 +92,9 @@ extension Connection {
             raw, as: UntypedRow.self, binding: { raw throws(SQLiteError) in try raw.bind([table]) }, lift: { $0 }
         ) {
             (row: borrowing Row) throws(SQLiteError) in columns.append(try LiveColumn(row: row))
+        }
+        for index in columns.indices {
+            columns[index].collation = declaredCollation(table: table, column: columns[index].name)
         }
         return columns
     }

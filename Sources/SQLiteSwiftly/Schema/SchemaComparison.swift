@@ -8,6 +8,8 @@ struct LiveColumn {
     var primaryKeyPosition: Int
     /// 0 for ordinary columns, 1 for hidden virtual-table columns, 2 or 3 for generated columns.
     var hidden: Int
+    /// The declared collation (`BINARY` by default), or `nil` when it could not be read.
+    var collation: String?
 
     init(row: borrowing Row) throws(SQLiteError) {
         name = try row[0]
@@ -20,7 +22,7 @@ struct LiveColumn {
 
     init(
         name: String, declaredType: String, isNotNull: Bool, defaultValue: String? = nil,
-        primaryKeyPosition: Int = 0, hidden: Int = 0
+        primaryKeyPosition: Int = 0, hidden: Int = 0, collation: String? = nil
     ) {
         self.name = name
         self.declaredType = declaredType
@@ -28,6 +30,7 @@ struct LiveColumn {
         self.defaultValue = defaultValue
         self.primaryKeyPosition = primaryKeyPosition
         self.hidden = hidden
+        self.collation = collation
     }
 }
 
@@ -101,6 +104,13 @@ enum SchemaComparison {
                     expected: "INTEGER PRIMARY KEY (an alias of the row id)",
                     actual: "\(typeName(found.declaredType)) PRIMARY KEY (not an alias of the row id)"))
         }
+        let expectedCollation = column.collation ?? "BINARY"
+        if let actual = found.collation, actual.sqlIdentifierKey != expectedCollation.sqlIdentifierKey {
+            differences.append(
+                SchemaDifference(
+                    .collation, table: table, column: column.name, expected: "COLLATE \(expectedCollation)",
+                    actual: "COLLATE \(actual)"))
+        }
         let expectedKey =
             modelKeys.firstIndex { $0.name.sqlIdentifierKey == column.name.sqlIdentifierKey }.map { $0 + 1 } ?? 0
         if expectedKey != found.primaryKeyPosition {
@@ -172,6 +182,8 @@ public struct SchemaDifference: Hashable, Sendable, CustomStringConvertible {
         public static let nullability = Kind(rawValue: "nullability")
         /// The column's place in the primary key differs.
         public static let primaryKey = Kind(rawValue: "primary key")
+        /// The column's collation differs (SQLite's default is `BINARY`).
+        public static let collation = Kind(rawValue: "collation")
     }
 
     /// What differs.

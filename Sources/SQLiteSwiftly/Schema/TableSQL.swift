@@ -23,6 +23,7 @@ enum TableSQL {
             if !column.isNullable { definition += " NOT NULL" }
             if column.isUnique { definition += " UNIQUE" }
             if let value = column.defaultValue { definition += " DEFAULT " + literal(value) }
+            if let collation = column.collation { definition += " COLLATE " + quote(collation) }
             if let reference = column.references {
                 definition += " REFERENCES \(quote(reference.table)) (\(quote(reference.column)))"
                 if reference.onDelete != .noAction { definition += " ON DELETE \(reference.onDelete.rawValue)" }
@@ -78,6 +79,9 @@ enum TableSQL {
     /// store as NULL.
     static func problem(in columns: [Column]) -> String? {
         if columns.contains(where: \.name.isEmpty) { return "a column has an empty name" }
+        if let column = columns.first(where: { $0.collation?.isEmpty == true }) {
+            return "the column \"\(column.name)\" declares an empty collation name"
+        }
         if let column = columns.first(where: {
             if case .real(let value) = $0.defaultValue { value.isNaN } else { false }
         }) {

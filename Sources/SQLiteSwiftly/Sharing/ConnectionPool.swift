@@ -23,6 +23,9 @@ public final class ConnectionPool: Sendable {
     let readers: [SharedConnection]
     private let nextReader = Atomic<Int>(0)
 
+    /// Every connection of the pool, the writer first: for what applies to all of them, such as functions.
+    var connections: [SharedConnection] { [writer] + readers }
+
     /// Opens (or creates) the database in WAL mode with one writer and `readerCount` readers.
     ///
     /// - Parameters:

@@ -199,7 +199,8 @@ extension Connection {
                 var step = sqlite3_step(statement)
                 while step == SQLITE_ROW { step = sqlite3_step(statement) }
                 if step != SQLITE_DONE {
-                    let error = SQLiteError(code: step, db: handle, sql: sql)  // before finalize resets the message
+                    // Before finalize resets the message; a Swift function's error is reported as thrown.
+                    let error = functionErrors.resolve(SQLiteError(code: step, db: handle, sql: sql))
                     sqlite3_finalize(statement)
                     return Self.located(error, position: position)
                 }

@@ -20,8 +20,8 @@ extension Connection {
         lift: (SQLiteError) -> Failure,
         _ body: (borrowing Row) throws(Failure) -> Void
     ) throws(Failure) {
-        raw.begin()
         do {
+            try raw.begin()
             try raw.mapColumns(for: type)
             try bind(raw)
         } catch {

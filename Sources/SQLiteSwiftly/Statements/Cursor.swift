@@ -17,7 +17,7 @@ public final class Cursor<Decoded: RowDecodable> {
     private var isFinished = false
 
     init(statement raw: RawStatement, connection: Connection, arguments: StatementArguments) throws(SQLiteError) {
-        raw.begin()
+        try raw.begin()
         try raw.mapColumns(for: Decoded.self)  // a mismatch fails here, before any row is read
         try raw.bindIfNeeded(arguments)
         self.raw = raw

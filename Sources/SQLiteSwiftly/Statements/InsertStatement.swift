@@ -117,7 +117,7 @@ enum ModelWrite {
     @inlinable @discardableResult static func run<Model: TableModel>(_ model: Model, raw: RawStatement) throws
         -> Int64?
     {
-        raw.begin()
+        try raw.begin()
         var encoder = RowEncoder(raw: raw)
         do {
             try model.encode(to: &encoder)

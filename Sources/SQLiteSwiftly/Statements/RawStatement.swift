@@ -17,8 +17,12 @@ final class RawStatement {
     @usableFromInline let handle: OpaquePointer
     @usableFromInline let sql: String
     @usableFromInline let parameterCount: Int32
+    /// The connection's record of errors thrown by Swift functions, which a failed step reports.
+    let functionErrors: FunctionErrors
     /// Whether the statement has stepped without reaching its end, and needs a reset before it runs again.
     @usableFromInline @exclusivity(unchecked) var isMidway = false
+    /// Whether `sqlite3_step` is running now, possibly calling a Swift function that uses the connection.
+    @usableFromInline @exclusivity(unchecked) var isStepping = false
     /// Bumped at each run, so a cursor notices that its statement was restarted under it.
     @usableFromInline @exclusivity(unchecked) var generation = 0
     /// The row type whose columns were last mapped, with the re-prepare count at that time.
@@ -38,9 +42,10 @@ final class RawStatement {
     /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
     @exclusivity(unchecked) var lastUse = 0
 
-    init(handle: OpaquePointer, sql: String) {
+    init(handle: OpaquePointer, sql: String, functionErrors: FunctionErrors) {
         self.handle = handle
         self.sql = sql
+        self.functionErrors = functionErrors
         parameterCount = sqlite3_bind_parameter_count(handle)
     }
 
@@ -65,7 +70,11 @@ final class RawStatement {
     }
 
     /// Starts a run: resets a statement left mid-way and invalidates cursors of earlier runs.
-    @inlinable func begin() {
+    ///
+    /// A statement that is stepping now (a Swift function it calls runs it again) is refused: resetting it
+    /// under SQLite's feet would free what the running step uses.
+    @inlinable func begin() throws(SQLiteError) {
+        if isStepping { throw reentered() }
         if isMidway {
             sqlite3_reset(handle)
             isMidway = false
@@ -74,12 +83,16 @@ final class RawStatement {
     }
 
     /// Steps once. Returns `true` for a row; at the end, resets and returns `false`.
+    ///
+    /// The statement counts as mid-way from the start of the step, so that a Swift function called by the step
+    /// that runs the same SQL gets a statement of its own from the cache.
     @inlinable func step() throws(SQLiteError) -> Bool {
+        if isStepping { throw reentered() }
+        isStepping = true
+        isMidway = true
         let code = sqlite3_step(handle)
-        if code == SQLITE_ROW {
-            isMidway = true
-            return true
-        }
+        isStepping = false
+        if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE {
             sqlite3_reset(handle)
             isMidway = false
@@ -88,15 +101,21 @@ final class RawStatement {
         throw failure(code)
     }
 
+    @usableFromInline func reentered() -> SQLiteError {
+        SQLiteError(
+            .misuse, message: "the statement is running: a function it calls cannot run it again", sql: sql)
+    }
+
     /// Turns a failed step or bind into an error, and leaves the statement reset with no bindings.
     @usableFromInline func failure(_ code: Int32) -> SQLiteError {
-        let error = SQLiteError(code: code, statement: handle).with(table: table)
+        let error = functionErrors.resolve(SQLiteError(code: code, statement: handle)).with(table: table)
         abandon()
         return error
     }
 
     /// Resets the statement and clears its bindings, after a failure or an abandoned run.
     @usableFromInline func abandon() {
+        guard !isStepping else { return }  // the running step owns it; it resets itself when it ends
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         isMidway = false

@@ -1,0 +1,403 @@
+import CSQLiteSwiftly
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// How SQLite calls a Swift function: results, aggregate storage, the C callbacks, registration.
+
+/// Sets a function's result, calling the `sqlite3_result_*` function of the value's type.
+@usableFromInline enum FunctionResult {
+    /// As `ParameterSlot.bindValue` does for binding, the standard types are set directly; each type test folds
+    /// away when the caller is specialized. Other types go through their ``SQLiteValueConvertible/sqliteValue``.
+    @inlinable @inline(__always)
+    static func set<Value: SQLiteValueConvertible>(_ value: Value, on context: OpaquePointer) throws(SQLiteError) {
+        if Value.self == Int.self, let value = value as? Int { return sqlite3_result_int64(context, Int64(value)) }
+        if Value.self == Int64.self, let value = value as? Int64 { return sqlite3_result_int64(context, value) }
+        if Value.self == Int32.self, let value = value as? Int32 { return sqlite3_result_int64(context, Int64(value)) }
+        if Value.self == Bool.self, let value = value as? Bool { return sqlite3_result_int64(context, value ? 1 : 0) }
+        if Value.self == Double.self, let value = value as? Double { return try set(real: value, on: context) }
+        if Value.self == String.self, let value = value as? String { return set(text: value, on: context) }
+        if Value.self == [UInt8].self, let value = value as? [UInt8] {
+            return value.withUnsafeBytes { set(blob: $0, on: context) }
+        }
+        if Value.self == Data.self, let value = value as? Data {
+            return value.withUnsafeBytes { set(blob: $0, on: context) }
+        }
+        if Value.self == Int?.self, let value = value as? Int? { return try setOptional(value, on: context) }
+        if Value.self == Double?.self, let value = value as? Double? { return try setOptional(value, on: context) }
+        if Value.self == String?.self, let value = value as? String? { return try setOptional(value, on: context) }
+        try set(value: try value.sqliteValue, on: context)
+    }
+
+    @inlinable @inline(__always)
+    static func setOptional<Wrapped: SQLiteValueConvertible>(_ value: Wrapped?, on context: OpaquePointer)
+        throws(SQLiteError)
+    {
+        if let value { try set(value, on: context) } else { sqlite3_result_null(context) }
+    }
+
+    @usableFromInline static func set(value: SQLiteValue, on context: OpaquePointer) throws(SQLiteError) {
+        switch value {
+        case .null: sqlite3_result_null(context)
+        case .integer(let integer): sqlite3_result_int64(context, integer)
+        case .real(let real): try set(real: real, on: context)
+        case .text(let text): set(text: text, on: context)
+        case .blob(let bytes): bytes.withUnsafeBytes { set(blob: $0, on: context) }
+        }
+    }
+
+    @inlinable static func set(real: Double, on context: OpaquePointer) throws(SQLiteError) {
+        guard !real.isNaN else { throw .conversion("the result is NaN, which SQLite would turn into NULL") }
+        sqlite3_result_double(context, real)
+    }
+
+    @usableFromInline static func set(text: String, on context: OpaquePointer) {
+        var text = text
+        text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                // A NULL pointer would make the result NULL: empty text needs a real (empty) string.
+                return sqlite3_result_text64(context, "", 0, RawStatement.transient, UInt8(SQLITE_UTF8))
+            }
+            base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
+                sqlite3_result_text64(
+                    context, chars, sqlite3_uint64(utf8.count), RawStatement.transient, UInt8(SQLITE_UTF8))
+            }
+        }
+    }
+
+    @usableFromInline static func set(blob: UnsafeRawBufferPointer, on context: OpaquePointer) {
+        guard let base = blob.baseAddress, !blob.isEmpty else { return sqlite3_result_zeroblob(context, 0) }
+        sqlite3_result_blob64(context, base, sqlite3_uint64(blob.count), RawStatement.transient)
+    }
+}
+
+/// The callbacks of an aggregate or window function; `value` and `inverse` only for window functions.
+@usableFromInline struct AggregateCalls: Sendable {
+    let step: SQLFunction.ScalarCall
+    let final: @Sendable (OpaquePointer) throws -> Void
+    let value: (@Sendable (OpaquePointer) throws -> Void)?
+    let inverse: SQLFunction.ScalarCall?
+
+    @usableFromInline init(
+        step: @escaping SQLFunction.ScalarCall, final: @escaping @Sendable (OpaquePointer) throws -> Void,
+        value: (@Sendable (OpaquePointer) throws -> Void)?, inverse: SQLFunction.ScalarCall?
+    ) {
+        self.step = step
+        self.final = final
+        self.value = value
+        self.inverse = inverse
+    }
+
+    /// Registers the callbacks; SQLite releases `box` on failure too.
+    func register(on handle: OpaquePointer, name: String, arity: Int32, flags: Int32, box: UnsafeMutableRawPointer)
+        -> Int32
+    {
+        if value != nil {
+            return sqlite3_create_window_function(
+                handle, name, arity, flags, box, functionCall, aggregateFinal, aggregateValue, aggregateInverse,
+                releaseBox)
+        }
+        return sqlite3_create_function_v2(
+            handle, name, arity, flags, box, nil, functionCall, aggregateFinal, releaseBox)
+    }
+}
+
+/// Where a group's value lives: SQLite's aggregate context (zeroed memory that SQLite frees after the group)
+/// holds the address of a Swift value allocated at the group's first step and freed by the final call.
+@usableFromInline enum AggregateStorage<Aggregate: AggregateFunction> {
+    /// The address stored after a step failed: the value is already freed, and the statement is failing.
+    @usableFromInline static var failed: UInt { 1 }
+
+    @inlinable static func slot(_ context: OpaquePointer, allocating: Bool) throws(SQLiteError)
+        -> UnsafeMutablePointer<UInt>?
+    {
+        let size = allocating ? Int32(MemoryLayout<UInt>.size) : 0
+        guard let raw = sqlite3_aggregate_context(context, size) else {
+            if allocating { throw .outOfMemory("allocating an aggregate's context") }
+            return nil
+        }
+        return raw.assumingMemoryBound(to: UInt.self)
+    }
+
+    /// The group's value, created at its first use; `nil` after a failed step.
+    @inlinable static func instance(_ slot: UnsafeMutablePointer<UInt>) -> UnsafeMutablePointer<Aggregate>? {
+        if slot.pointee == 0 {
+            let instance = UnsafeMutablePointer<Aggregate>.allocate(capacity: 1)
+            instance.initialize(to: Aggregate())
+            slot.pointee = UInt(bitPattern: instance)
+            return instance
+        }
+        return slot.pointee == failed ? nil : UnsafeMutablePointer(bitPattern: slot.pointee)
+    }
+
+    @inlinable static func free(_ slot: UnsafeMutablePointer<UInt>, marking mark: UInt) {
+        if slot.pointee != failed, let instance = UnsafeMutablePointer<Aggregate>(bitPattern: slot.pointee) {
+            instance.deinitialize(count: 1)
+            instance.deallocate()
+        }
+        slot.pointee = mark
+    }
+
+    @inlinable static func step(
+        _ context: OpaquePointer, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?
+    )
+        throws
+    {
+        guard let slot = try slot(context, allocating: true), let instance = instance(slot) else { return }
+        do {
+            try instance.pointee.step(FunctionArguments(count: count, values: values))
+        } catch {
+            free(slot, marking: failed)  // no user code runs for this group again
+            throw error
+        }
+    }
+
+    @inlinable static func final(_ context: OpaquePointer) throws {
+        // No context: the group had no row, so its value is a fresh one.
+        guard let slot = try slot(context, allocating: false), slot.pointee != 0 else {
+            return try FunctionResult.set(try Aggregate().finalize(), on: context)
+        }
+        guard let instance = instance(slot) else { return }
+        defer { free(slot, marking: 0) }
+        try FunctionResult.set(try instance.pointee.finalize(), on: context)
+    }
+}
+
+extension AggregateStorage where Aggregate: WindowFunction {
+    @inlinable static func value(_ context: OpaquePointer) throws {
+        guard let slot = try slot(context, allocating: true), let instance = instance(slot) else { return }
+        try FunctionResult.set(try instance.pointee.value(), on: context)
+    }
+
+    @inlinable static func inverse(
+        _ context: OpaquePointer, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?
+    ) throws {
+        guard let slot = try slot(context, allocating: true), let instance = instance(slot) else { return }
+        do {
+            try instance.pointee.inverse(FunctionArguments(count: count, values: values))
+        } catch {
+            free(slot, marking: failed)
+            throw error
+        }
+    }
+}
+
+// The C callbacks: each finds the function's box and calls the Swift callback, turning a thrown error into the
+// statement's failure. The box is borrowed for the call (`_withUnsafeGuaranteedRef`): no reference counting.
+
+private typealias ValuesCallback = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+private typealias ContextCallback = @convention(c) (OpaquePointer?) -> Void
+
+/// A scalar function's call, and an aggregate's step.
+let functionCall: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, count, values in
+    guard let context, let box = sqlite3_user_data(context) else { return }
+    Unmanaged<FunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
+        do { try box.call(context, count, values) } catch { box.fail(context, with: error) }
+    }
+}
+
+private let aggregateInverse: ValuesCallback = { context, count, values in
+    guard let context, let box = sqlite3_user_data(context) else { return }
+    Unmanaged<FunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
+        do { try box.inverse(context, count, values) } catch { box.fail(context, with: error) }
+    }
+}
+
+private let aggregateFinal: ContextCallback = { context in
+    guard let context, let box = sqlite3_user_data(context) else { return }
+    Unmanaged<FunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
+        do { try box.final(context) } catch { box.fail(context, with: error) }
+    }
+}
+
+private let aggregateValue: ContextCallback = { context in
+    guard let context, let box = sqlite3_user_data(context) else { return }
+    Unmanaged<FunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
+        do { try box.value(context) } catch { box.fail(context, with: error) }
+    }
+}
+
+/// A function added to one connection: SQLite holds one retained reference and releases it through the
+/// destructor callback when the function is replaced or removed, or the connection closes.
+final class FunctionBox {
+    let name: String
+    let errors: FunctionErrors
+    /// The scalar function, or the aggregate's step. Each callback is a non-optional field of its own, so
+    /// that a call borrows it: neither copied out of an enum or optional nor retained.
+    let call: SQLFunction.ScalarCall
+    let final: @Sendable (OpaquePointer) throws -> Void
+    let value: @Sendable (OpaquePointer) throws -> Void
+    let inverse: SQLFunction.ScalarCall
+
+    init(_ function: SQLFunction, errors: FunctionErrors) {
+        name = function.name
+        self.errors = errors
+        switch function.implementation {
+        case .scalar(let call):
+            (self.call, final, value, inverse) = (call, { _ in }, { _ in }, { _, _, _ in })
+        case .aggregate(let calls):
+            (call, final) = (calls.step, calls.final)
+            (value, inverse) = (calls.value ?? { _ in }, calls.inverse ?? { _, _, _ in })
+        }
+    }
+
+    /// Makes the statement fail with `error`, and keeps the typed error for the statement to report.
+    func fail(_ context: OpaquePointer, with error: any Error) {
+        let description = (error as? SQLiteError)?.message ?? String(describing: error)
+        // SQLite carries the message as C text: a NUL would cut it short, and it would no longer match.
+        var failure = SQLiteError(.functionFailed, message: description.replacingNULs)
+        failure.function = name
+        errors.record(failure)
+        var message = failure.message
+        message.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) {
+                sqlite3_result_error(context, $0.baseAddress, Int32(clamping: $0.count))
+            }
+        }
+    }
+}
+
+/// The Swift errors of a connection's functions, kept until the failing statement reports them: SQLite carries
+/// only a message from a function to the statement, so the statement finds the typed error by that message.
+final class FunctionErrors {
+    private var recent: [SQLiteError] = []
+
+    func record(_ error: SQLiteError) {
+        if recent.count >= 8 { recent.removeFirst() }
+        recent.append(error)
+    }
+
+    /// The function error that `error`, a failed step, reports, or `error` itself.
+    func resolve(_ error: SQLiteError) -> SQLiteError {
+        guard !recent.isEmpty else { return error }
+        defer { recent.removeAll() }
+        guard error.code.primary == .error, let match = recent.last(where: { $0.message == error.message }) else {
+            return error
+        }
+        return match.with(sql: error.sql, table: error.table)
+    }
+}
+
+extension String {
+    /// The string with NUL characters replaced, for text handed to SQLite as C text.
+    var replacingNULs: String {
+        contains("\0") ? String(unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : Character($0) }) : self
+    }
+}
+
+let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { box in
+    if let box { Unmanaged<AnyObject>.fromOpaque(box).release() }
+}
+
+extension Connection {
+    /// Adds a function, or replaces the function of the same name and argument count.
+    ///
+    /// Statements compiled before are compiled again on their next run, so they call the new function. The
+    /// connection keeps the function, and what its closure captures, until it is replaced or removed or the
+    /// connection closes.
+    ///
+    /// - Parameter function: The function.
+    /// - Throws: ``SQLiteError/Kind/misuse`` for a name or argument count SQLite refuses (an empty name, more
+    ///   than 255 bytes, more arguments than the connection's limit); an SQLite error with code
+    ///   ``ResultCode/busy`` when a function is replaced while a statement runs.
+    public func add(function: SQLFunction) throws(SQLiteError) {
+        let arity = try checkedArity(name: function.name, argumentCount: function.argumentCount)
+        let box = Unmanaged.passRetained(FunctionBox(function, errors: functionErrors)).toOpaque()
+        // SQLite calls releaseBox on failure too, so the box is never leaked.
+        let code: Int32
+        switch function.implementation {
+        case .scalar:
+            code = sqlite3_create_function_v2(
+                handle, function.name, arity, function.flags, box, functionCall, nil, nil, releaseBox)
+        case .aggregate(let calls):
+            code = calls.register(on: handle, name: function.name, arity: arity, flags: function.flags, box: box)
+        }
+        guard code == SQLITE_OK else { throw registrationError(code, name: function.name) }
+    }
+
+    /// Removes the function with this name and argument count, if there is one.
+    ///
+    /// A removed function that replaced one of SQLite's own leaves the name without a function on this
+    /// connection: SQLite does not bring its own back.
+    ///
+    /// - Parameters:
+    ///   - name: The function's name.
+    ///   - argumentCount: Its argument count, or `nil` for the function that takes any number.
+    /// - Throws: ``SQLiteError/Kind/misuse`` for an invalid name or count; an SQLite error with code
+    ///   ``ResultCode/busy`` while a statement runs.
+    public func removeFunction(named name: String, argumentCount: Int?) throws(SQLiteError) {
+        let arity = try checkedArity(name: name, argumentCount: argumentCount)
+        let code = sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, nil, nil, nil, nil)
+        guard code == SQLITE_OK else { throw registrationError(code, name: name) }
+    }
+
+    /// Checks what SQLite would refuse with a bare `SQLITE_MISUSE`, to say what is wrong instead.
+    private func checkedArity(name: String, argumentCount: Int?) throws(SQLiteError) -> Int32 {
+        var problem: String?
+        let limit = Int(sqlite3_limit(handle, SQLITE_LIMIT_FUNCTION_ARG, -1))
+        if name.isEmpty || name.utf8.count > 255 || name.contains("\0") {
+            problem = "a function name must have 1 to 255 bytes and no NUL character"
+        } else if let count = argumentCount, count < 0 || count > limit {
+            problem = "a function takes 0 to \(limit) arguments, not \(count)"
+        }
+        if let problem {
+            var error = SQLiteError(.misuse, message: problem)
+            error.function = name
+            throw error
+        }
+        return Int32(argumentCount ?? -1)
+    }
+
+    func registrationError(_ code: Int32, name: String) -> SQLiteError {
+        var error = SQLiteError(code: code, db: handle)
+        error.function = name
+        return error
+    }
+}
+
+extension SharedConnection {
+    /// Adds a function to the owned connection; see ``Connection/add(function:)``.
+    ///
+    /// - Parameter function: The function.
+    /// - Throws: As ``Connection/add(function:)``; `CancellationError`.
+    public func add(function: SQLFunction) async throws {
+        try await withConnection { connection in try connection.add(function: function) }
+    }
+
+    /// Removes a function from the owned connection; see ``Connection/removeFunction(named:argumentCount:)``.
+    ///
+    /// - Parameters:
+    ///   - name: The function's name.
+    ///   - argumentCount: Its argument count, or `nil` for the function that takes any number.
+    /// - Throws: As ``Connection/removeFunction(named:argumentCount:)``; `CancellationError`.
+    public func removeFunction(named name: String, argumentCount: Int?) async throws {
+        try await withConnection { connection in
+            try connection.removeFunction(named: name, argumentCount: argumentCount)
+        }
+    }
+}
+
+extension ConnectionPool {
+    /// Adds a function to every connection of the pool, the writer and each reader.
+    ///
+    /// - Parameter function: The function.
+    /// - Throws: As ``Connection/add(function:)``; `CancellationError`. A failure can leave the function on
+    ///   some connections: add it again, or remove it.
+    public func add(function: SQLFunction) async throws {
+        for connection in connections { try await connection.add(function: function) }
+    }
+
+    /// Removes a function from every connection of the pool.
+    ///
+    /// - Parameters:
+    ///   - name: The function's name.
+    ///   - argumentCount: Its argument count, or `nil` for the function that takes any number.
+    /// - Throws: As ``Connection/removeFunction(named:argumentCount:)``; `CancellationError`.
+    public func removeFunction(named name: String, argumentCount: Int?) async throws {
+        for connection in connections { try await connection.removeFunction(named: name, argumentCount: argumentCount) }
+    }
+}

@@ -18,7 +18,7 @@ struct ModelRenderer {
         // BOOLEAN → Bool, DATE, TIME, DATETIME and TIMESTAMP → String, no declared type or another name →
         // SQLiteValue, which reads any value; a column whose rows hold values its type cannot read is a SQLiteValue
         // too. NOT NULL and primary-key columns are non-optional. What a table has and a model cannot declare
-        // (CHECK, COLLATE, WITHOUT ROWID, partial indexes, triggers...) is listed above its type.
+        // (CHECK, WITHOUT ROWID, partial indexes, triggers...) is listed above its type.
         // Review the types, then edit freely.
         """
 

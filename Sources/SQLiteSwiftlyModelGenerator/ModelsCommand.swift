@@ -18,7 +18,7 @@ package struct ModelsCommand: ParsableCommand {
             follow the declared types: INTEGER -> Int, TEXT -> String, REAL -> Double, BLOB -> Data, NUMERIC -> \
             Double, BOOLEAN -> Bool, DATE/DATETIME -> String, no type or another name -> SQLiteValue; the rows are \
             read once, and a column holding values its type cannot read becomes a SQLiteValue. What a model cannot \
-            declare (CHECK, COLLATE, WITHOUT ROWID, partial indexes, triggers...) is listed in a comment above its \
+            declare (CHECK, WITHOUT ROWID, partial indexes, triggers...) is listed in a comment above its \
             type and in the summary printed for each table.
 
             EXAMPLES:

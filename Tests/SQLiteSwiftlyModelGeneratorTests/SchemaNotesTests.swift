@@ -23,7 +23,6 @@ import Testing
             ("CREATE TABLE t (n INT CHECK (n > 0))", #"CHECK on "n""#, #"CHECK (n > 0) on "n""#),
             ("CREATE TABLE t (a INT, b INT, CHECK (a < b))", "CHECK", "CHECK (a < b)"),
             ("CREATE TABLE t (a INT, CONSTRAINT ordered CHECK (a\n  > 0))", "CHECK", "CHECK (a > 0)"),
-            ("CREATE TABLE t (name TEXT COLLATE NOCASE)", #"COLLATE NOCASE on "name""#, #"COLLATE NOCASE on "name""#),
             (
                 "CREATE TABLE t (name TEXT NOT NULL ON CONFLICT REPLACE)", #"NOT NULL ON CONFLICT REPLACE on "name""#,
                 #"NOT NULL ON CONFLICT REPLACE on "name""#
@@ -90,6 +89,17 @@ import Testing
             CREATE INDEX plain ON t (b, c); CREATE UNIQUE INDEX single ON t (d);
             """)
         #expect(notes.isEmpty, "\(notes)")
+    }
+
+    @Test("a column's collation is declared on its column, not left as a note")
+    func columnCollationIsDeclared() throws {
+        let db = try Connection.inMemory()
+        try db.executeScript("CREATE TABLE t (name TEXT COLLATE NOCASE, code TEXT COLLATE RTRIM, plain TEXT)")
+        let reader = SchemaReader(connection: db)
+        let entry = try #require(try reader.entries().first { $0.name == "t" })
+        let table = try reader.table(entry)
+        #expect(table.notes.isEmpty, "\(table.notes)")
+        #expect(table.columns.map(\.collation) == ["NOCASE", "RTRIM", nil])
     }
 
     @Test("clauses inside strings, comments, defaults and other clauses are not taken for clauses of their own")

@@ -6,7 +6,7 @@ import SQLiteSwiftly
     import Foundation
 #endif
 
-// SQLiteSwiftly with hand-written table models: InsertStatement, readAll, readOne, prepared statements, cursors.
+// SQLiteSwiftly with hand-written table models: InsertStatement, fetchAll, fetchOne, prepared statements, cursors.
 
 struct OursInts: TableModel {
     var id, c1, c2, c3, c4, c5, c6, c7, c8, c9: Int
@@ -150,7 +150,7 @@ enum Ours {
         }
     }
 
-    static let lookupReadOne = Implementation(name: "SQLiteSwiftly readOne(where:)") { location, rows in
+    static let lookupReadOne = Implementation(name: "SQLiteSwiftly fetchOne(_:where:)") { location, rows in
         let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         let ids = Dataset.lookupIDs(rows)
         return {
@@ -164,7 +164,7 @@ enum Ours {
         }
     }
 
-    static let lookupStatement = Implementation(name: "SQLiteSwiftly Statement.fetchOne") { location, rows in
+    static let lookupStatement = Implementation(name: "SQLiteSwiftly Statement.fetchOne([id])") { location, rows in
         let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         let ids = Dataset.lookupIDs(rows)
         let statement = try db.prepare(SQL(verbatim: "SELECT \(Dataset.intColumns) FROM ints WHERE id = ?"))

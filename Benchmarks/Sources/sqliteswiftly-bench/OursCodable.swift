@@ -78,7 +78,7 @@ enum OursCodable {
         }
     }
 
-    static let lookup = Implementation(name: name + " readOne(where:)") { location, rows in
+    static let lookup = Implementation(name: name + " fetchOne(_:where:)") { location, rows in
         let db = try Ours.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         let ids = Dataset.lookupIDs(rows)
         return {

@@ -9,7 +9,7 @@ extension RowEncoder {
     /// coding key, then binds NULL to the nullable columns it skipped (a `nil` optional). Counts every column as
     /// encoded once all are bound.
     mutating func encodeByName<Model: Encodable>(_ model: Model, columns: [Column]) throws {
-        let state = RowEncodingState(raw: raw, parameterMap: parameterMap, columns: columns, model: Model.self)
+        let state = RowEncodingState(raw: raw, parameterMap: raw.parameterMap, columns: columns, model: Model.self)
         defer { state.isValid = false }
         try model.encode(to: ModelEncoder(state: state))
         try state.finish()

@@ -38,7 +38,9 @@ final class RawStatement {
     @usableFromInline @exclusivity(unchecked) var schemaVerifiedAt: Int32 = -1
     /// For a model write that binds only some columns (a DELETE by key), the parameter of each model column,
     /// 0 for the columns it skips; `nil` when column `n` binds parameter `n`.
-    @usableFromInline var parameterMap: [Int32]?
+    @usableFromInline @exclusivity(unchecked) var parameterMap: [Int32]?
+    /// Where the text and blob values of the current run live, so that SQLite binds them without a copy.
+    @usableFromInline let arena = BindingArena()
     /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
     @exclusivity(unchecked) var lastUse = 0
 
@@ -55,6 +57,8 @@ final class RawStatement {
     }
 
     /// `SQLITE_TRANSIENT`: a C macro Swift cannot import. It tells SQLite to copy text and blobs at bind time.
+    /// The library uses it for values larger than ``BindingArena/largestCopy``; smaller ones are copied to the
+    /// statement's ``arena`` and bound `SQLITE_STATIC` (a `nil` destructor).
     @usableFromInline static var transient: sqlite3_destructor_type {
         unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     }
@@ -78,6 +82,11 @@ final class RawStatement {
         if isMidway {
             sqlite3_reset(handle)
             isMidway = false
+        }
+        if arena.isInUse {
+            // The last run's text and blobs are bound in place: unbind them before their memory is reused.
+            sqlite3_clear_bindings(handle)
+            arena.reset()
         }
         generation &+= 1
     }
@@ -118,6 +127,7 @@ final class RawStatement {
         guard !isStepping else { return }  // the running step owns it; it resets itself when it ends
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        arena.reset()
         isMidway = false
     }
 

@@ -10,7 +10,8 @@ import CSQLiteSwiftly
 ///
 /// ``SQLiteValueConvertible/bind(to:)`` borrows a slot and binds through it. A slot is noncopyable and only
 /// ever borrowed, so it cannot be kept past that call. Text and blobs are bound with their exact byte length
-/// (an embedded NUL is kept); an empty blob is bound as a zero-length blob, not as NULL.
+/// (an embedded NUL is kept); an empty blob is bound as a zero-length blob, not as NULL. Values up to 16 KiB are
+/// copied once into memory the statement keeps until its next run, and bound there without SQLite's own copy.
 public struct ParameterSlot: ~Copyable {
     @usableFromInline let statement: OpaquePointer
     /// The statement's owner. Unowned: a slot never outlives the run that lends it.
@@ -61,9 +62,15 @@ public struct ParameterSlot: ~Copyable {
                 // SQLite needs a non-NULL pointer for empty text: NULL would bind SQL NULL.
                 return sqlite3_bind_text64(statement, index, "", 0, RawStatement.transient, UInt8(SQLITE_UTF8))
             }
+            let count = sqlite3_uint64(utf8.count)
+            if utf8.count <= BindingArena.largestCopy {
+                // Lives in the statement's arena until its next run: bound in place (SQLITE_STATIC).
+                let copy = raw.arena.copy(UnsafeRawPointer(base), count: utf8.count)
+                return sqlite3_bind_text64(
+                    statement, index, copy.assumingMemoryBound(to: CChar.self), count, nil, UInt8(SQLITE_UTF8))
+            }
             return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
-                sqlite3_bind_text64(
-                    statement, index, chars, sqlite3_uint64(utf8.count), RawStatement.transient, UInt8(SQLITE_UTF8))
+                sqlite3_bind_text64(statement, index, chars, count, RawStatement.transient, UInt8(SQLITE_UTF8))
             }
         }
         try check(code)
@@ -77,6 +84,11 @@ public struct ParameterSlot: ~Copyable {
     @inlinable public func bind(bytes: UnsafeRawBufferPointer) throws(SQLiteError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             try check(sqlite3_bind_zeroblob(statement, index, 0))
+            return
+        }
+        if bytes.count <= BindingArena.largestCopy {
+            let copy = raw.arena.copy(base, count: bytes.count)
+            try check(sqlite3_bind_blob64(statement, index, copy, sqlite3_uint64(bytes.count), nil))
             return
         }
         try check(sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(bytes.count), RawStatement.transient))

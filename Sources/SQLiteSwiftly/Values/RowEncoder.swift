@@ -5,9 +5,8 @@
 /// encoder is noncopyable and lent `inout` to that one call, so it cannot be kept past it.
 public struct RowEncoder: ~Copyable {
     @usableFromInline unowned(unsafe) let raw: RawStatement
-    /// For statements that use only some columns (a DELETE by primary key), the parameter index of each
-    /// column, 0 for columns the statement does not use; `nil` when column `n` binds parameter `n`.
-    @usableFromInline let parameterMap: [Int32]?
+    /// Whether the statement uses only some columns (a DELETE by primary key), through its parameter map.
+    @usableFromInline let isMapped: Bool
     @usableFromInline var encodedCount = 0
 
     /// How many values have been encoded.
@@ -15,7 +14,7 @@ public struct RowEncoder: ~Copyable {
 
     @inlinable init(raw: RawStatement) {
         self.raw = raw
-        parameterMap = raw.parameterMap
+        isMapped = raw.parameterMap != nil
     }
 
     /// Binds the next column's value.
@@ -25,13 +24,17 @@ public struct RowEncoder: ~Copyable {
     ///   text past SQLite's size limit) or the model encodes more values than it has columns.
     @inlinable public mutating func encode<Value: SQLiteValueConvertible>(_ value: Value) throws(SQLiteError) {
         encodedCount += 1
-        guard let index = try parameter(ofColumn: encodedCount - 1) else { return }
-        try ParameterSlot(raw: raw, index: index).bindValue(value)
+        if isMapped {
+            guard let index = try mappedParameter(ofColumn: encodedCount - 1) else { return }
+            return try ParameterSlot(raw: raw, index: index).bindValue(value)
+        }
+        // Column n binds parameter n; a value past the last parameter is refused by SQLite (SQLITE_RANGE).
+        try ParameterSlot(raw: raw, index: Int32(truncatingIfNeeded: encodedCount)).bindValue(value)
     }
 
     /// The 1-based parameter of a 0-based column, `nil` when the statement does not use the column.
-    @inlinable func parameter(ofColumn column: Int) throws(SQLiteError) -> Int32? {
-        guard let parameterMap else { return Int32(truncatingIfNeeded: column + 1) }
+    @usableFromInline func mappedParameter(ofColumn column: Int) throws(SQLiteError) -> Int32? {
+        guard let parameterMap = raw.parameterMap else { return Int32(truncatingIfNeeded: column + 1) }
         guard column < parameterMap.count else { throw tooMany() }
         let index = parameterMap[column]
         return index == 0 ? nil : index
@@ -39,7 +42,8 @@ public struct RowEncoder: ~Copyable {
 
     @usableFromInline func tooMany() -> SQLiteError {
         SQLiteError(
-            .parameterMismatch, message: "the model encodes more values than its \(parameterMap?.count ?? 0) columns",
+            .parameterMismatch,
+            message: "the model encodes more values than its \(raw.parameterMap?.count ?? 0) columns",
             sql: raw.sql)
     }
 }

@@ -45,6 +45,8 @@ let package = Package(
         ),
         // A child process for the crash-safety tests: commits numbered transactions until it is killed.
         .executableTarget(name: "CrashWriter", dependencies: ["SQLiteSwiftly"], path: "Tests/CrashWriter"),
+        // A child process for the contention tests: one of several writers committing short transactions.
+        .executableTarget(name: "ContentionWriter", dependencies: ["SQLiteSwiftly"], path: "Tests/ContentionWriter"),
         .macro(
             name: "SQLiteSwiftlyMacrosPlugin",
             dependencies: [

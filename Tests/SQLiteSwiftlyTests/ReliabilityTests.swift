@@ -41,6 +41,22 @@ private struct Declared: TableModel {
 /// Regression tests for the fault campaign of issue 15: each shows a wrong value or a crash that is now an error
 /// or the right answer.
 @Suite struct ReliabilityTests {
+    @Test("empty text reads as an empty string, also converted from UTF-16; an empty blob as no bytes")
+    func emptyValues() throws {
+        for encoding in ["UTF-8", "UTF-16le"] {
+            let db = try Connection.inMemory()
+            try db.execute(SQL(verbatim: "PRAGMA encoding = '\(encoding)'"))
+            try db.execute("CREATE TABLE t (x)")
+            try db.execute("INSERT INTO t VALUES ('')")
+            #expect(try db.fetchValue(String.self, "SELECT x FROM t") == "")
+            #expect(try db.fetchValue([UInt8].self, "SELECT x FROM t") == [])
+            #expect(try db.fetchValue(String.self, "SELECT CAST(x'' AS TEXT)") == "")
+            #expect(try db.fetchValue([UInt8].self, "SELECT x''") == [])
+            #expect(try db.fetchValue([UInt8].self, "SELECT zeroblob(0)") == [])
+            #expect(try db.fetchValue([UInt8].self, "SELECT zeroblob(3)") == [0, 0, 0])
+        }
+    }
+
     @Test("a NUL inside a script is refused before anything runs, not a silent end of the script")
     func nulInScript() throws {
         let db = try Connection.inMemory()

@@ -78,6 +78,23 @@ import Testing
         #expect(try holder.fetchValue(Int.self, "SELECT count(*) FROM items") == 4)
     }
 
+    @Test(
+        "connections that reach the database through a symbolic link queue at the same turnstile",
+        .enabled(if: isLinux, "the turnstile uses Linux open-file-description locks"))
+    func linkedPathsShareTheQueue() throws {
+        let directory = try TemporaryDirectory()
+        let path = try makeDatabase(directory)
+        let link = directory.path("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let holder = try Connection(opening: path)
+        let waiter = try Connection(opening: link, options: .init(busyTimeout: .milliseconds(100)))
+        try holder.transaction {
+            let error = try requireSQLiteError { try waiter.transaction {} }
+            #expect(error.isBusy && error.message.contains("-turnstile"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: link + "-turnstile"))
+    }
+
     @Test("the turn is left when BEGIN fails, the body throws, or the body commits by itself")
     func turnLeftOnEveryPath() throws {
         let directory = try TemporaryDirectory()

@@ -35,7 +35,12 @@ final class WriterTurnstile {
     /// opened for writing (a read-only directory, another user's file) or the platform lacks the locks.
     init?(databasePath: String) {
         #if os(Linux)
-            let descriptor = open(databasePath + Self.suffix, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // SQLite names its journal after the resolved path; so does the turnstile, so that connections that
+            // reach one database through different links queue together.
+            let resolved = realpath(databasePath, nil)
+            defer { free(resolved) }
+            let base = resolved.map { String(cString: $0) } ?? databasePath
+            let descriptor = open(base + Self.suffix, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { return nil }
             self.descriptor = descriptor
         #else

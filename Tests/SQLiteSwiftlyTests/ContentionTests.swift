@@ -38,15 +38,17 @@ struct ContentionRun {
         "three processes committing 20 ms transactions back to back: every writer gets the lock in time",
         .timeLimit(.minutes(5)), arguments: ["DELETE", "WAL"])
     func writersInThreeProcesses(journalMode: String) throws {
-        // Bounded for CI: 2 seconds, and a 1-second busy timeout so that a starved writer fails within the run.
-        // Full size (SQLITESWIFTLY_CONTENTION_SECONDS): the default 5-second timeout, figures printed.
-        let seconds = contentionSeconds ?? 2
-        let timeout = contentionSeconds == nil ? 1000 : 5000
+        // Bounded for CI: 3 seconds. Full size: SQLITESWIFTLY_CONTENTION_SECONDS, with figures printed. Both use
+        // the default 5-second busy timeout; a starved writer shows in its share of the commits (SQLite's own
+        // handler gives shares such as [1, 95, 1] in 3 seconds) before it can time out.
+        let seconds = contentionSeconds ?? 3
+        let timeout = 5000
         let directory = try TemporaryDirectory()
         let run = try runWriters(
             directory, journalMode: journalMode, waiting: "queued", seconds: seconds, timeout: timeout)
         #expect(run.failures.isEmpty, "\(run.failures.count) transactions failed: \(run.failures.prefix(3))")
-        #expect(run.commitsPerWriter.allSatisfy { $0 > 0 }, "a writer committed nothing: \(run.commitsPerWriter)")
+        let shares = run.commitsPerWriter
+        #expect((shares.min() ?? 0) * 2 >= (shares.max() ?? 0) && (shares.min() ?? 0) > 0, "unfair: \(shares)")
         #expect(run.maxMilliseconds < Double(timeout))
         if contentionSeconds != nil {
             print(summary("queued (default)", journalMode, run))

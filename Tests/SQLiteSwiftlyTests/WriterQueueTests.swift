@@ -106,7 +106,7 @@ import Testing
         try second.transaction { try second.execute("INSERT INTO items VALUES (2)") }
         #expect(throws: SQLiteError.self) { try first.transaction { try first.execute("COMMIT") } }
         try second.transaction { try second.execute("INSERT INTO items VALUES (3)") }
-        // BEGIN fails: a connection outside the queue holds SQLite's lock.
+        // A failing BEGIN: a connection outside the queue holds SQLite's lock.
         try second.execute("BEGIN IMMEDIATE")
         let error = try requireSQLiteError { try first.transaction {} }
         #expect(error.isBusy && error.sql == "BEGIN IMMEDIATE" && !error.message.contains("-turnstile"))

@@ -249,6 +249,8 @@ public struct ConnectionOptions: Hashable, Sendable {
     ///
     /// The connection retries the lock every millisecond or so until the timeout has passed (SQLite's own
     /// handler sleeps in steps growing to 100 ms, and loses to a writer that commits often). Zero fails at once.
+    /// Because the library installs its own handler, `PRAGMA busy_timeout` reads 0; setting that pragma
+    /// replaces the library's handler with SQLite's.
     public var busyTimeout: Duration
     /// Whether write transactions queue behind writers that were already waiting, across processes. On by
     /// default.

@@ -138,7 +138,8 @@ struct SchemaReader {
             notes.append(SchemaNote("CHECK\(on(check.column))", detail: "CHECK \(check.text)\(on(check.column))"))
         }
         // Column collations are declared by the model; a collation clause not tied to a column stays a note.
-        for collation in definition.collations where collation.text.uppercased() != "BINARY" && collation.column == nil {
+        for collation in definition.collations where collation.text.uppercased() != "BINARY" && collation.column == nil
+        {
             notes.append(SchemaNote("COLLATE \(collation.text)"))
         }
         for clause in definition.conflictClauses {

@@ -26,7 +26,8 @@ enum FunctionBench {
         Workload(name: "function f(a) = a + 1", implementations: [rawIntFunction, oursIntFunction]),
         Workload(name: "function g(s) = UTF-8 length", implementations: [rawTextFunction, oursTextFunction]),
         Workload(name: "aggregate mysum(a)", implementations: [rawAggregate, oursAggregate]),
-        Workload(name: "ORDER BY s COLLATE String comparison", implementations: [rawStringCollation, oursStringCollation]),
+        Workload(
+            name: "ORDER BY s COLLATE String comparison", implementations: [rawStringCollation, oursStringCollation]),
         Workload(name: "ORDER BY s COLLATE memcmp", implementations: [rawBytesCollation, oursBytesCollation]),
         Workload(name: "REGEXP, one pattern", implementations: [rawRegexp, oursRegexp]),
     ]
@@ -57,7 +58,9 @@ enum FunctionBench {
         return result + rows
     }
 
-    static func raw(_ name: String, _ sql: String, _ register: @escaping @Sendable (OpaquePointer) -> Int32) -> Implementation {
+    static func raw(_ name: String, _ sql: String, _ register: @escaping @Sendable (OpaquePointer) -> Int32)
+        -> Implementation
+    {
         Implementation(name: "raw C API (Swift callbacks)") { location, rows in
             let db = try rawDatabase(location, rows)
             try RawConnection.check(register(db.handle), "registering \(name)")
@@ -77,7 +80,8 @@ enum FunctionBench {
             { context, _, values in
                 let value = values?[0]
                 guard let text = sqlite3_value_text(value) else { return sqlite3_result_null(context) }
-                let string = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+                let string = String(
+                    decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
                 sqlite3_result_int64(context, Int64(string.utf8.count))
             }, nil, nil, nil)
     }
@@ -86,7 +90,9 @@ enum FunctionBench {
         sqlite3_create_function_v2(
             db, "mysum", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, nil, nil,
             { context, _, values in
-                guard let total = sqlite3_aggregate_context(context, 8) else { return sqlite3_result_error_nomem(context) }
+                guard let total = sqlite3_aggregate_context(context, 8) else {
+                    return sqlite3_result_error_nomem(context)
+                }
                 total.assumingMemoryBound(to: Int64.self).pointee += sqlite3_value_int64(values?[0])
             },
             { context in
@@ -118,8 +124,12 @@ enum FunctionBench {
         sqlite3_create_collation_v2(
             db, "c", SQLITE_UTF8, nil,
             { _, firstCount, first, secondCount, second in
-                let left = String(decoding: UnsafeRawBufferPointer(start: first, count: Int(firstCount)).bindMemory(to: UInt8.self), as: UTF8.self)
-                let right = String(decoding: UnsafeRawBufferPointer(start: second, count: Int(secondCount)).bindMemory(to: UInt8.self), as: UTF8.self)
+                let left = String(
+                    decoding: UnsafeRawBufferPointer(start: first, count: Int(firstCount)).bindMemory(to: UInt8.self),
+                    as: UTF8.self)
+                let right = String(
+                    decoding: UnsafeRawBufferPointer(start: second, count: Int(secondCount)).bindMemory(to: UInt8.self),
+                    as: UTF8.self)
                 return left < right ? -1 : left == right ? 0 : 1
             }, nil)
     }
@@ -155,10 +165,12 @@ enum FunctionBench {
                     pattern = RawPattern(regex)
                     sqlite3_set_auxdata(
                         context, 0, Unmanaged.passRetained(pattern).toOpaque(),
-                        { Unmanaged<RawPattern>.fromOpaque($0!).release() })
+                        { if let box = $0 { Unmanaged<RawPattern>.fromOpaque(box).release() } })
                 }
                 let value = values?[1]
-                let text = String(decoding: UnsafeBufferPointer(start: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+                let text = String(
+                    decoding: UnsafeBufferPointer(
+                        start: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
                 sqlite3_result_int(context, (try? pattern.regex.firstMatch(in: text)) == nil ? 0 : 1)
             }, nil, nil, nil)
     }
@@ -234,20 +246,23 @@ enum FunctionBench {
     }
 
     static let oursStringCollation = oursSort { db in
-        try db.add(collation: Collation("c") { left, right in
-            left < right ? .orderedAscending : left == right ? .orderedSame : .orderedDescending
-        })
+        try db.add(
+            collation: Collation("c") { left, right in
+                left < right ? .orderedAscending : left == right ? .orderedSame : .orderedDescending
+            })
     }
 
     static let oursBytesCollation = oursSort { db in
-        try db.add(collation: .utf8("c") { first, second in
-            guard let left = first.baseAddress, let right = second.baseAddress else {
-                return first.count < second.count ? .orderedAscending : first.count == second.count ? .orderedSame : .orderedDescending
-            }
-            let order = memcmp(left, right, min(first.count, second.count))
-            let difference = order != 0 ? Int(order) : first.count - second.count
-            return difference < 0 ? .orderedAscending : difference == 0 ? .orderedSame : .orderedDescending
-        })
+        try db.add(
+            collation: .utf8("c") { first, second in
+                guard let left = first.baseAddress, let right = second.baseAddress else {
+                    return first.count < second.count
+                        ? .orderedAscending : first.count == second.count ? .orderedSame : .orderedDescending
+                }
+                let order = memcmp(left, right, min(first.count, second.count))
+                let difference = order != 0 ? Int(order) : first.count - second.count
+                return difference < 0 ? .orderedAscending : difference == 0 ? .orderedSame : .orderedDescending
+            })
     }
 
     static let oursRegexp = ours(SQL(verbatim: regexpSQL)) { db in
@@ -288,24 +303,34 @@ extension FunctionBench {
             let token = Token()
             try db.add(function: SQLFunction("f") { (value: Int) in token.add(value) })
             try db.add(function: SQLFunction("agg", argumentCount: 1, window: Failing.self))
-            try db.add(function: SQLFunction("text") { (arguments: borrowing FunctionArguments) -> String? in
-                try arguments.value(at: 0, as: String?.self).map { $0 + "!" }
-            })
+            try db.add(
+                function: SQLFunction("text") { (arguments: borrowing FunctionArguments) -> String? in
+                    try arguments.value(at: 0, as: String?.self).map { $0 + "!" }
+                })
             try db.add(function: .regexp())
             try db.add(collation: .unicodeCaseAndAccentInsensitive)
-            try db.add(collation: Collation("strings") { $0 < $1 ? .orderedAscending : $0 == $1 ? .orderedSame : .orderedDescending })
+            try db.add(
+                collation: Collation("strings") {
+                    $0 < $1 ? .orderedAscending : $0 == $1 ? .orderedSame : .orderedDescending
+                })
             _ = try db.fetchValue(Int.self, sql + "SELECT sum(f(x)) FROM n")
             _ = try? db.fetchValue(Int.self, sql + "SELECT agg(x) FROM n")
-            _ = try? db.fetchValue(Int.self, sql + "SELECT sum(x) FROM (SELECT agg(x) OVER (ROWS 2 PRECEDING) AS x FROM n)")
+            _ = try? db.fetchValue(
+                Int.self, sql + "SELECT sum(x) FROM (SELECT agg(x) OVER (ROWS 2 PRECEDING) AS x FROM n)")
             _ = try db.fetchValue(Int.self, sql + "SELECT agg(x) FROM n WHERE x < 7")
             _ = try db.fetchValue(Int.self, sql + "SELECT count(*) FROM n WHERE text('a' || x) REGEXP '1!$'")
             _ = try? db.fetchValue(Int.self, "SELECT 'a' REGEXP '(('")
-            _ = try db.fetchValue(Int.self, sql + "SELECT count(*) FROM (SELECT 'É' || x AS s FROM n ORDER BY s COLLATE UNICODE_NOCASE_NOACCENT, s COLLATE strings)")
+            _ = try db.fetchValue(
+                Int.self,
+                sql
+                    + "SELECT count(*) FROM (SELECT 'É' || x AS s FROM n ORDER BY s COLLATE UNICODE_NOCASE_NOACCENT, s COLLATE strings)"
+            )
             try db.add(function: SQLFunction("f") { (value: Int) in value })
             try db.removeFunction(named: "agg", argumentCount: 1)
             try db.removeCollation(named: "strings")
             // Registrations that fail: SQLite (functions) or the library (collations) releases the box.
-            let running = try db.fetchCursor(UntypedRow.self, sql + "SELECT f(x) FROM n ORDER BY x COLLATE UNICODE_NOCASE_NOACCENT")
+            let running = try db.fetchCursor(
+                UntypedRow.self, sql + "SELECT f(x) FROM n ORDER BY x COLLATE UNICODE_NOCASE_NOACCENT")
             _ = try running.next()
             _ = try? db.add(function: SQLFunction("f") { (value: Int) in token.add(value) })
             _ = try? db.add(function: SQLFunction("agg2", argumentCount: 1, window: Failing.self))
@@ -337,7 +362,9 @@ extension FunctionBench {
         let output = files.next() + ".out"
         defer { for path in [input, output] { unlink(path) }; TemporaryFiles.remove(database) }
         let descriptor = open(input, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0, ftruncate(descriptor, off_t(bytes)) == 0 else { throw BenchError("cannot create \(input)") }
+        guard descriptor >= 0, ftruncate(descriptor, off_t(bytes)) == 0 else {
+            throw BenchError("cannot create \(input)")
+        }
         close(descriptor)
         let db = try Connection(creating: database)
         try db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, jpeg BLOB)")

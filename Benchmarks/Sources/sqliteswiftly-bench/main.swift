@@ -8,6 +8,7 @@ import RawC
 
 // sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT] [--implementations TEXT]
 //                     [--store memory|wal] [--script MEGABYTES]
+//                     [--transactions N]
 //
 // --only keeps the workloads whose name contains TEXT ("streaming" for the streaming table); --implementations
 // keeps the implementations whose name contains TEXT, plus the raw C baseline.
@@ -28,6 +29,7 @@ struct Options {
     var functionsLifecycle: Int?
     var blobMemory: Int?
     var scriptMegabytes: Int?
+    var transactions: Int?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -57,6 +59,7 @@ struct Options {
             case "--blob-memory":
                 blobMemory = Int(try value(argument)) ?? 1_000_000_000
             case "--script": scriptMegabytes = try integer(argument)
+            case "--transactions": transactions = try integer(argument)
             case "--functions-lifecycle":
                 functionsLifecycle = Int(try value(argument)) ?? 100
             case "--stream-child":
@@ -190,6 +193,10 @@ do {
     Dataset.mixedSchema = schemas.mixed
     if let bytes = options.blobMemory {
         try await FunctionBench.blobMemory(bytes: bytes)
+        exit(0)
+    }
+    if let count = options.transactions {
+        try TransactionBench.run(count: count)
         exit(0)
     }
     if let megabytes = options.scriptMegabytes {

@@ -23,7 +23,6 @@ import Testing
             ("CREATE TABLE t (n INT CHECK (n > 0))", #"CHECK on "n""#, #"CHECK (n > 0) on "n""#),
             ("CREATE TABLE t (a INT, b INT, CHECK (a < b))", "CHECK", "CHECK (a < b)"),
             ("CREATE TABLE t (a INT, CONSTRAINT ordered CHECK (a\n  > 0))", "CHECK", "CHECK (a > 0)"),
-            ("CREATE TABLE t (name TEXT COLLATE NOCASE)", #"COLLATE NOCASE on "name""#, #"COLLATE NOCASE on "name""#),
             (
                 "CREATE TABLE t (name TEXT NOT NULL ON CONFLICT REPLACE)", #"NOT NULL ON CONFLICT REPLACE on "name""#,
                 #"NOT NULL ON CONFLICT REPLACE on "name""#

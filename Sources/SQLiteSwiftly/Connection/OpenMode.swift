@@ -13,6 +13,11 @@ import CSQLiteSwiftly
 /// SQLite's own `sqlite3_open` creates a database when none exists. That is convenient and hides mistakes: a
 /// typo in a path gives an empty database instead of an error. Each mode here states an expectation, and a
 /// connection that cannot meet it fails with a typed error and leaves the file system as it was.
+///
+/// Besides the database file (made only by ``create(path:)``) and SQLite's own `-journal`, `-wal` and `-shm`
+/// files, the library creates one file: an empty `<database>-turnstile` beside a database opened for writing,
+/// at its first write transaction, where writers queue (see ``ConnectionOptions/queuesWriters``). It is never
+/// created for ``openReadOnly(path:)`` or ``inMemory``.
 public enum OpenMode: Hashable, Sendable {
     /// Create a new database; fail with ``SQLiteError/Kind/databaseAlreadyExists`` if anything exists at the path.
     ///

@@ -45,6 +45,11 @@ let package = Package(
         ),
         // A child process for the crash-safety tests: commits numbered transactions until it is killed.
         .executableTarget(name: "CrashWriter", dependencies: ["SQLiteSwiftly"], path: "Tests/CrashWriter"),
+        // A child process for the contention tests: one of several writers committing short transactions.
+        .executableTarget(name: "ContentionWriter", dependencies: ["SQLiteSwiftly"], path: "Tests/ContentionWriter"),
+        // A child process for the memory-pressure test: SQLite's heap limit is global to a process.
+        .executableTarget(
+            name: "MemoryProbe", dependencies: ["SQLiteSwiftly", "CSQLiteSwiftly"], path: "Tests/MemoryProbe"),
         .macro(
             name: "SQLiteSwiftlyMacrosPlugin",
             dependencies: [

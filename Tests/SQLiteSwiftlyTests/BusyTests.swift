@@ -127,6 +127,42 @@ final class ShellProcess {
         #expect(count == 2)
     }
 
+    @Test(
+        "rollback-journal mode: a read transaction in another process makes COMMIT fail busy; nothing is written",
+        .enabled(if: sqlite3Shell != nil, "the sqlite3 command is not installed (apt-get install sqlite3)"))
+    func readerInAnotherProcessBlocksCommit() throws {
+        let directory = try TemporaryDirectory()
+        let path = try makeDatabase(directory)
+        let shell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
+        shell.send("BEGIN;")
+        shell.send("SELECT count(*) FROM items;")
+        try shell.sync()  // the shell holds a shared lock until its transaction ends
+
+        let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(200)))
+        var bodyRan = false
+        let error = try requireSQLiteError {
+            try db.transaction {
+                bodyRan = true
+                try db.execute("INSERT INTO items VALUES (2)")
+            }
+        }
+        #expect(bodyRan, "BEGIN IMMEDIATE does not wait for readers: the body ran")
+        #expect(error.isBusy && error.sql == "COMMIT", "\(error)")
+        #expect(!db.isInTransaction)
+        shell.send("COMMIT;")
+        shell.finish()
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM items") == 1)
+        // In WAL mode the same reader does not block the commit.
+        _ = try db.fetchValue(String.self, "PRAGMA journal_mode = WAL")
+        let walShell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
+        walShell.send("BEGIN;")
+        walShell.send("SELECT count(*) FROM items;")
+        try walShell.sync()
+        try db.transaction { try db.execute("INSERT INTO items VALUES (2)") }
+        walShell.finish()
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM items") == 2)
+    }
+
     @Test("two connections in one process: the second writer is busy at BEGIN, readers still read")
     func busyWithinOneProcess() throws {
         let directory = try TemporaryDirectory()

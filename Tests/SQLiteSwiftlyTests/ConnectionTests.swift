@@ -69,34 +69,46 @@ import Testing
         #expect(!(try Connection.inMemory().isReadOnly))
     }
 
-    @Test("the busy timeout is 5 seconds by default, and can be changed")
+    @Test("the busy timeout is 5 seconds by default, and bounds how long a writer waits for a lock")
     func busyTimeout() throws {
         #expect(ConnectionOptions.default.busyTimeout == .seconds(5))
-        let standard = try Connection.inMemory()
-        #expect(try standard.fetchValue(Int.self, "PRAGMA busy_timeout") == 5000)
-        let short = try Connection(.inMemory, options: .init(busyTimeout: .milliseconds(250)))
-        #expect(try short.fetchValue(Int.self, "PRAGMA busy_timeout") == 250)
+        #expect(ConnectionOptions.default.queuesWriters)
         let directory = try TemporaryDirectory()
         let path = directory.path("busy.sqlite")
-        let created = try Connection(creating: path, options: .init(busyTimeout: .seconds(1)))
-        #expect(try created.fetchValue(Int.self, "PRAGMA busy_timeout") == 1000)
-        let opened = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(1500)))
-        #expect(try opened.fetchValue(Int.self, "PRAGMA busy_timeout") == 1500)
+        let holder = try Connection(creating: path)
+        // The library's busy handler replaces SQLite's, so SQLite's own setting reads 0.
+        #expect(try holder.fetchValue(Int.self, "PRAGMA busy_timeout") == 0)
+        try holder.execute("BEGIN IMMEDIATE")
+        for milliseconds in [0, 250] {
+            let waiter = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(milliseconds)))
+            let start = ContinuousClock.now
+            let error = try requireSQLiteError { try waiter.execute("BEGIN IMMEDIATE") }
+            let waited = ContinuousClock.now - start
+            #expect(error.isBusy)
+            #expect(waited >= .milliseconds(milliseconds) - .milliseconds(10), "\(milliseconds) ms: \(waited)")
+            #expect(waited < .milliseconds(milliseconds) + .seconds(2), "\(milliseconds) ms: \(waited)")
+        }
+        try holder.execute("ROLLBACK")
     }
 
     @Test("out-of-range busy timeouts are clamped, never a crash")
     func busyTimeoutClamped() throws {
-        let cases: [(Duration, Int)] = [
-            (.seconds(Int64.max), Int(Int32.max / 1000) * 1000),
-            (.seconds(-5), 0),
-            (.milliseconds(-1), 0),
-            (.zero, 0),
-            (.microseconds(2500), 2),
-        ]
-        for (timeout, expected) in cases {
-            let db = try Connection(.inMemory, options: .init(busyTimeout: timeout))
-            #expect(try db.fetchValue(Int.self, "PRAGMA busy_timeout") == expected, "\(timeout)")
+        let directory = try TemporaryDirectory()
+        let path = directory.path("clamped.sqlite")
+        _ = try Connection(creating: path)
+        for timeout: Duration in [.seconds(Int64.max), .seconds(-5), .milliseconds(-1), .zero, .microseconds(2500)] {
+            let db = try Connection(opening: path, options: .init(busyTimeout: timeout))
+            try db.transaction { try db.execute("CREATE TABLE IF NOT EXISTS t (x)") }
+            try db.execute("INSERT INTO t VALUES (1)")
         }
+        // A negative timeout waits no more than zero does.
+        let holder = try Connection(opening: path)
+        try holder.execute("BEGIN IMMEDIATE")
+        let negative = try Connection(opening: path, options: .init(busyTimeout: .seconds(-5)))
+        let start = ContinuousClock.now
+        #expect(throws: SQLiteError.self) { try negative.transaction {} }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        try holder.execute("ROLLBACK")
     }
 
     @Test("a second writer waits for the busy timeout, then fails with a busy error")

@@ -3,16 +3,7 @@ import SQLiteSwiftly
 import Testing
 
 /// The CrashWriter executable, built next to the test bundle (the build products directory).
-let crashWriterPath: String? = {
-    var directories: [URL] = []
-    if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        directories.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
-    }
-    directories += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-    directories.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-    return directories.map { $0.appendingPathComponent("CrashWriter").path }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-}()
+let crashWriterPath = builtExecutable("CrashWriter")
 
 /// How many times each journal mode's writer is killed: SQLITESWIFTLY_CRASH_KILLS, or 20.
 let crashKills = ProcessInfo.processInfo.environment["SQLITESWIFTLY_CRASH_KILLS"].flatMap { Int($0) } ?? 20

@@ -24,6 +24,19 @@ final class TemporaryDirectory {
     }
 }
 
+/// The path of an executable target of this package (a child process for a test), built next to the test
+/// bundle in the build products directory; `nil` if it was not built.
+func builtExecutable(_ name: String) -> String? {
+    var directories: [URL] = []
+    if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        directories.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
+    }
+    directories += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+    directories.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+    return directories.map { $0.appendingPathComponent(name).path }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
 /// The `SQLiteError` that `body` throws, or `nil` after recording an issue when it throws nothing or another error.
 func sqliteError<T>(
     _ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation

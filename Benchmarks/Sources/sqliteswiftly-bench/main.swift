@@ -7,7 +7,8 @@ import RawC
 #endif
 
 // sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT] [--implementations TEXT]
-//                     [--store memory|wal]
+//                     [--store memory|wal] [--script MEGABYTES]
+//                     [--transactions N]
 //
 // --only keeps the workloads whose name contains TEXT ("streaming" for the streaming table); --implementations
 // keeps the implementations whose name contains TEXT, plus the raw C baseline.
@@ -27,6 +28,8 @@ struct Options {
     var streamChild: [String]?
     var functionsLifecycle: Int?
     var blobMemory: Int?
+    var scriptMegabytes: Int?
+    var transactions: Int?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -55,6 +58,8 @@ struct Options {
                 stores = [store]
             case "--blob-memory":
                 blobMemory = Int(try value(argument)) ?? 1_000_000_000
+            case "--script": scriptMegabytes = try integer(argument)
+            case "--transactions": transactions = try integer(argument)
             case "--functions-lifecycle":
                 functionsLifecycle = Int(try value(argument)) ?? 100
             case "--stream-child":
@@ -188,6 +193,14 @@ do {
     Dataset.mixedSchema = schemas.mixed
     if let bytes = options.blobMemory {
         try await FunctionBench.blobMemory(bytes: bytes)
+        exit(0)
+    }
+    if let count = options.transactions {
+        try TransactionBench.run(count: count)
+        exit(0)
+    }
+    if let megabytes = options.scriptMegabytes {
+        try ScriptBench.run(megabytes: megabytes)
         exit(0)
     }
     if let rounds = options.functionsLifecycle {

@@ -40,6 +40,10 @@ public final class Connection {
     let rollbackCount: UnsafeMutablePointer<Int>
     /// The errors thrown by this connection's Swift functions, until the failing statement reports them.
     let functionErrors = FunctionErrors()
+    /// The busy handler's state (see ``BusyWait``). A pointer, because SQLite's handler reads and writes it.
+    let busyWait: UnsafeMutablePointer<BusyWait>
+    /// The writers' turnstile, opened at the first write transaction that queues (see ``WriterTurnstile``).
+    var turnstile = TurnstileSlot.unopened
 
     /// Opens a connection in the given mode.
     ///
@@ -50,7 +54,14 @@ public final class Connection {
     ///   ``SQLiteError/Kind/databaseNotFound`` or ``SQLiteError/Kind/notADatabase`` when the path does not
     ///   meet the mode's expectation (a directory is not a database), or an SQLite error naming the path.
     public init(_ mode: OpenMode, options: ConnectionOptions = .default) throws(SQLiteError) {
-        handle = try DatabaseFile.connect(mode, options: options)
+        let busyWait = BusyWait.allocate(timeout: options.busyTimeout)
+        do {
+            handle = try DatabaseFile.connect(mode, options: options, busyWait: busyWait)
+        } catch {
+            busyWait.deallocate()
+            throw error
+        }
+        self.busyWait = busyWait
         self.mode = mode
         self.options = options
         interruptHandle = InterruptHandle(handle)
@@ -105,6 +116,7 @@ public final class Connection {
         // statement were ever leaked, which keeps deinit free of error paths.
         sqlite3_close_v2(handle)
         rollbackCount.deallocate()
+        busyWait.deallocate()
     }
 
     /// The path of the database file, or `nil` for an in-memory database.
@@ -234,7 +246,25 @@ extension Connection: Sendable {}
 /// ```
 public struct ConnectionOptions: Hashable, Sendable {
     /// How long a connection waits for another connection's lock before failing with a busy error.
+    ///
+    /// The connection retries the lock every millisecond or so until the timeout has passed (SQLite's own
+    /// handler sleeps in steps growing to 100 ms, and loses to a writer that commits often). Zero fails at once.
+    /// Because the library installs its own handler, `PRAGMA busy_timeout` reads 0; setting that pragma
+    /// replaces the library's handler with SQLite's.
     public var busyTimeout: Duration
+    /// Whether write transactions queue behind writers that were already waiting, across processes. On by
+    /// default.
+    ///
+    /// With queueing, a transaction begun with ``TransactionKind/immediate`` or ``TransactionKind/exclusive``
+    /// through ``Connection/transaction(_:_:)`` (and every ``SharedConnection/write(_:)``) first takes its turn
+    /// at a lock file beside the database, `<database>-turnstile`, which the library creates at the first
+    /// such transaction and never deletes. A writer that commits short transactions back to back then cannot
+    /// starve writers in other processes. No file is created for in-memory or read-only connections, and where
+    /// the file cannot be created (a read-only directory) or locked (platforms other than Linux) writers wait
+    /// for SQLite's lock alone. The whole wait, turn and lock, is bounded by ``busyTimeout``. Writers that do
+    /// not queue (other programs, `execute("BEGIN IMMEDIATE")`, a connection with queueing off) still get the
+    /// lock in the usual way; they only do not take part in the queue.
+    public var queuesWriters: Bool
     /// Whether foreign keys are enforced (`PRAGMA foreign_keys = ON`). On by default.
     ///
     /// SQLite itself leaves foreign keys unenforced unless each connection asks: a `REFERENCES` clause, and
@@ -243,7 +273,7 @@ public struct ConnectionOptions: Hashable, Sendable {
     /// database whose existing data breaks its own foreign keys.
     public var enforcesForeignKeys: Bool
 
-    /// The defaults: a 5-second busy timeout, foreign keys enforced.
+    /// The defaults: a 5-second busy timeout, foreign keys enforced, writers queued.
     public static let `default` = ConnectionOptions()
 
     /// Creates options.
@@ -251,8 +281,11 @@ public struct ConnectionOptions: Hashable, Sendable {
     /// - Parameters:
     ///   - busyTimeout: How long to wait for another connection's lock; 5 seconds by default.
     ///   - enforcesForeignKeys: Whether foreign keys are enforced; `true` by default.
-    public init(busyTimeout: Duration = .seconds(5), enforcesForeignKeys: Bool = true) {
+    ///   - queuesWriters: Whether write transactions queue at the `<database>-turnstile` lock file; `true` by
+    ///     default.
+    public init(busyTimeout: Duration = .seconds(5), enforcesForeignKeys: Bool = true, queuesWriters: Bool = true) {
         self.busyTimeout = busyTimeout
         self.enforcesForeignKeys = enforcesForeignKeys
+        self.queuesWriters = queuesWriters
     }
 }

@@ -13,6 +13,11 @@ import CSQLiteSwiftly
 /// SQLite's own `sqlite3_open` creates a database when none exists. That is convenient and hides mistakes: a
 /// typo in a path gives an empty database instead of an error. Each mode here states an expectation, and a
 /// connection that cannot meet it fails with a typed error and leaves the file system as it was.
+///
+/// Besides the database file (made only by ``create(path:)``) and SQLite's own `-journal`, `-wal` and `-shm`
+/// files, the library creates one file: an empty `<database>-turnstile` beside a database opened for writing,
+/// at its first write transaction, where writers queue (see ``ConnectionOptions/queuesWriters``). It is never
+/// created for ``openReadOnly(path:)`` or ``inMemory``.
 public enum OpenMode: Hashable, Sendable {
     /// Create a new database; fail with ``SQLiteError/Kind/databaseAlreadyExists`` if anything exists at the path.
     ///
@@ -50,7 +55,9 @@ public enum OpenMode: Hashable, Sendable {
 enum DatabaseFile {
     static let journalSuffixes = ["-journal", "-wal", "-shm"]
 
-    static func connect(_ mode: OpenMode, options: ConnectionOptions) throws(SQLiteError) -> OpaquePointer {
+    static func connect(
+        _ mode: OpenMode, options: ConnectionOptions, busyWait: UnsafeMutablePointer<BusyWait>
+    ) throws(SQLiteError) -> OpaquePointer {
         if let path = mode.path, path.utf8.contains(0) {
             // C would read the path only up to the NUL, and open another file than the one named.
             throw SQLiteError(.misuse, message: "the database path contains a NUL character")
@@ -82,7 +89,7 @@ enum DatabaseFile {
             }
         }
         do {
-            try configure(database, options: options)
+            try configure(database, options: options, busyWait: busyWait)
             switch mode {
             case .open, .openReadOnly: try verifyDatabase(database, path: mode.path)
             case .create, .inMemory: break
@@ -96,16 +103,14 @@ enum DatabaseFile {
     }
 
     /// The per-connection settings every connection gets, in this order.
-    private static func configure(_ database: OpaquePointer, options: ConnectionOptions) throws(SQLiteError) {
+    private static func configure(
+        _ database: OpaquePointer, options: ConnectionOptions, busyWait: UnsafeMutablePointer<BusyWait>
+    ) throws(SQLiteError) {
         sqlite3_extended_result_codes(database, 1)
         // Generated SQL quotes every identifier: a misspelled one must fail, not turn into a string literal.
         csqlite_disable_double_quoted_strings(database)
-        // Clamped before multiplying: `Duration.seconds(Int64.max)` must not overflow (and trap).
-        let timeout = options.busyTimeout
-        let seconds = min(timeout.components.seconds, Int64(Int32.max / 1000))
-        let milliseconds =
-            timeout <= .zero ? 0 : seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(database, Int32(clamping: max(0, milliseconds)))
+        // Short retries until the timeout instead of sqlite3_busy_timeout's growing sleeps: see BusyWait.
+        BusyWait.install(on: database, state: busyWait)
         var enabled: Int32 = 0
         let code = csqlite_enforce_foreign_keys(database, options.enforcesForeignKeys ? 1 : 0, &enabled)
         guard code == SQLITE_OK, (enabled != 0) == options.enforcesForeignKeys else {

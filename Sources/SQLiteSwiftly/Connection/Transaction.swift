@@ -56,11 +56,19 @@ extension Connection {
         let savepoint = "sqliteswiftly_\(transactionDepth + 1)"
         let begin = nested ? "SAVEPOINT \(savepoint)" : "BEGIN \(kind.rawValue)"
         let commit = nested ? "RELEASE \(savepoint)" : "COMMIT"
+        // A writer takes its turn among the database's writers first (see ConnectionOptions.queuesWriters).
+        let turnstile: WriterTurnstile?
         do {
-            try execute(SQL(verbatim: begin))
+            if nested || kind == .deferred {
+                try execute(SQL(verbatim: begin))
+                turnstile = nil
+            } else {
+                turnstile = try beginInTurn(begin)
+            }
         } catch {
             throw lift(error)
         }
+        defer { turnstile?.leave() }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         let rollbacksBefore = rollbackCount.pointee

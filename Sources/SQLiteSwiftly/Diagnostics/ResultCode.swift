@@ -73,6 +73,9 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let row = ResultCode(rawValue: SQLITE_ROW)
     /// A statement finished running. The corresponding C constant is `SQLITE_DONE`.
     public static let done = ResultCode(rawValue: SQLITE_DONE)
+    /// A WAL-mode read transaction could not become a write transaction, because another connection committed
+    /// since it began reading. The corresponding C constant is `SQLITE_BUSY_SNAPSHOT`.
+    public static let busySnapshot = ResultCode(rawValue: 5 | (2 << 8))
     /// A UNIQUE constraint failed. The corresponding C constant is `SQLITE_CONSTRAINT_UNIQUE`.
     public static let constraintUnique = ResultCode(rawValue: 19 | (8 << 8))
     /// A PRIMARY KEY constraint failed. The corresponding C constant is `SQLITE_CONSTRAINT_PRIMARYKEY`.

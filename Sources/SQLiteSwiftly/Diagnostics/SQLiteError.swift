@@ -68,6 +68,12 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         /// A Swift function called from SQL threw, or received an argument it could not convert;
         /// ``SQLiteError/function`` names it.
         public static let functionFailed = Kind(rawValue: "function failed")
+        /// A deferred transaction that had read tried to write while another connection was writing, or after
+        /// another connection had committed: SQLite fails such a write at once, without waiting, because
+        /// waiting could deadlock. Begin transactions that write with ``TransactionKind/immediate`` (the
+        /// default), which wait for the write lock at `BEGIN`. The code is `SQLITE_BUSY` (or
+        /// `SQLITE_BUSY_SNAPSHOT` in WAL mode), so ``SQLiteError/isBusy`` is `true`.
+        public static let deferredWriteConflict = Kind(rawValue: "deferred write conflict")
     }
 
     /// What kind of failure this is.
@@ -155,6 +161,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         case .modelMismatch, .conversionFailed, .schemaMismatch, .migrationMismatch: .mismatch
         case .transactionRolledBack: .abort
         case .functionFailed: .error
+        case .deferredWriteConflict: .busy
         default: .misuse
         }
     }
@@ -202,6 +209,16 @@ extension SQLiteError {
         }
         self.init(resultCode.primary == .notADatabase ? .notADatabase : .sqlite, code: resultCode, message: message)
         self.sql = sql
+        // Busy inside a transaction that holds only a read lock: SQLite refused to wait (it would deadlock).
+        if resultCode.primary == .busy, let db, sqlite3_get_autocommit(db) == 0,
+            sqlite3_txn_state(db, nil) == SQLITE_TXN_READ
+        {
+            kind = .deferredWriteConflict
+            self.message =
+                "a deferred transaction that has read cannot write while another connection writes or after it "
+                + "committed, and SQLite does not wait here (\(message)); begin the transaction with "
+                + ".immediate (the default), which waits for the write lock at BEGIN"
+        }
     }
 
     /// The error of a failed statement call: SQLite keeps the message on the statement's connection.

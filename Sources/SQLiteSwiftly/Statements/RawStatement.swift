@@ -132,8 +132,11 @@ final class RawStatement {
     }
 
     /// The result column names, as SQLite reports them now.
+    ///
+    /// SQLite returns NULL for a name it could not allocate; that name is empty here, never a crash (a model
+    /// then fails to find its column with a typed error).
     var columnNames: [String] {
-        (0..<columnCount).map { String(cString: sqlite3_column_name(handle, $0)) }
+        (0..<columnCount).map { sqlite3_column_name(handle, $0).map { String(cString: $0) } ?? "" }
     }
 
     /// The parameter names, `nil` for anonymous `?` parameters; index 0 is parameter 1.

@@ -65,11 +65,9 @@ public struct StoredValue: ~Copyable {
         // sqlite3_value_text before sqlite3_value_bytes: the documented order that avoids a conversion.
         let text = sqlite3_value_text(value)
         let count = Int(sqlite3_value_bytes(value))
-        guard let text else {
-            // A NULL pointer for text that has bytes is SQLite failing to allocate, not an empty string.
-            if count == 0 { return "" }
-            throw .outOfMemory("reading TEXT")
-        }
+        // SQLite returns even an empty text as a pointer to a NUL: a NULL pointer is a failed allocation (a
+        // conversion from UTF-16, an overflow page), after which sqlite3_value_bytes says 0 and cannot tell.
+        guard let text else { throw .outOfMemory("reading TEXT") }
         return try Self.validString(UnsafeBufferPointer(start: text, count: count))
     }
 
@@ -128,14 +126,22 @@ public struct StoredValue: ~Copyable {
     @inlinable func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(SQLiteError) -> T {
         let type = sqlite3_value_type(value)
         let start: UnsafeRawPointer?
+        let count: Int
         switch type {
-        case SQLITE_BLOB: start = sqlite3_value_blob(value)
-        case SQLITE_TEXT: start = sqlite3_value_text(value).map { UnsafeRawPointer($0) }
+        case SQLITE_BLOB:
+            // A blob's size needs no conversion; a zero-length blob has a NULL pointer, so a NULL pointer with
+            // bytes is a failed allocation (expanding a zeroblob, reading an overflow page).
+            count = Int(sqlite3_value_bytes(value))
+            start = sqlite3_value_blob(value)
+            if start == nil && count > 0 { throw .outOfMemory("reading a BLOB") }
+        case SQLITE_TEXT:
+            // Text first (the documented order); even an empty text is a pointer to a NUL, so NULL is a failed
+            // allocation, after which sqlite3_value_bytes would say 0.
+            guard let text = sqlite3_value_text(value) else { throw .outOfMemory("reading TEXT") }
+            start = UnsafeRawPointer(text)
+            count = Int(sqlite3_value_bytes(value))
         default: throw Self.mismatch(expected: .blob, found: type)
         }
-        let count = Int(sqlite3_value_bytes(value))
-        // A zero-length blob has a NULL pointer; a NULL pointer with bytes is a failed allocation.
-        if start == nil && count > 0 { throw .outOfMemory("reading a \(type == SQLITE_BLOB ? "BLOB" : "TEXT")") }
         return body(UnsafeRawBufferPointer(start: start, count: count))
     }
 

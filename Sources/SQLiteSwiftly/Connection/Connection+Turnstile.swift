@@ -1,0 +1,63 @@
+/// Whether a connection has opened its writers' turnstile yet, and with what outcome.
+enum TurnstileSlot {
+    /// Not needed yet: no write transaction has queued.
+    case unopened
+    /// The connection does not queue: queueing is off, the database is in memory or read-only, or the file
+    /// could not be opened.
+    case unavailable
+    /// The open turnstile.
+    case open(WriterTurnstile)
+}
+
+extension Connection {
+    /// Runs `begin` (`BEGIN IMMEDIATE` or `BEGIN EXCLUSIVE`) after taking this connection's turn among the
+    /// database's writers; the whole wait, for the turn and then for SQLite's lock, lasts at most the busy
+    /// timeout.
+    ///
+    /// - Returns: The turnstile to leave after `COMMIT` or `ROLLBACK`, or `nil` when the connection does not
+    ///   queue (see ``ConnectionOptions/queuesWriters``).
+    /// - Throws: A busy ``SQLiteError`` naming `begin` when other writers kept the turn for the whole timeout,
+    ///   or the error of `begin` (the turn is left then).
+    func beginInTurn(_ begin: String) throws(SQLiteError) -> WriterTurnstile? {
+        guard let turnstile = openTurnstile() else {
+            try execute(SQL(verbatim: begin))
+            return nil
+        }
+        let timeout = BusyWait.clamped(options.busyTimeout)
+        let start = ContinuousClock.now
+        guard turnstile.enter(before: start + timeout) else {
+            throw SQLiteError(
+                .sqlite, code: .busy,
+                message: "database is locked: other writers kept the turn at '\(path ?? "")\(WriterTurnstile.suffix)' "
+                    + "for the whole busy timeout (\(timeout))",
+                sql: begin)
+        }
+        busyWait.pointee.timeout = max(.zero, timeout - (ContinuousClock.now - start))
+        defer { busyWait.pointee.timeout = timeout }
+        do {
+            try execute(SQL(verbatim: begin))
+        } catch {
+            turnstile.leave()
+            throw error
+        }
+        return turnstile
+    }
+
+    /// The turnstile, opened at the first call on a connection that queues its writers.
+    private func openTurnstile() -> WriterTurnstile? {
+        switch turnstile {
+        case .open(let turnstile): return turnstile
+        case .unavailable: return nil
+        case .unopened:
+            let opened: WriterTurnstile?
+            switch mode {
+            case .create(let path), .open(let path):
+                opened = options.queuesWriters && !isReadOnly ? WriterTurnstile(databasePath: path) : nil
+            case .openReadOnly, .inMemory:
+                opened = nil
+            }
+            turnstile = opened.map(TurnstileSlot.open) ?? .unavailable
+            return opened
+        }
+    }
+}

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A queue between writers, in every process, that share one database file: the `<database>-turnstile` file.
+///
+/// A writer that just committed asks for the write lock again at once, microseconds later; a writer in
+/// another process that waits for it polls and rarely looks in that instant, so it can wait until its busy
+/// timeout has passed although the lock was released every few milliseconds. The turnstile stops the writer
+/// that just committed from overtaking: it lets waiting writers go first.
+///
+/// The file holds no data; one-byte lock ranges in it do the work. Byte 0 is the turn: a writer holds it (an
+/// exclusive lock) from before `BEGIN IMMEDIATE` until after `COMMIT` or `ROLLBACK`. Bytes from 2^40 on are the
+/// waiting room: a writer that cannot take the turn at once holds a shared lock on the byte numbered after its
+/// arrival time (the monotonic clock, shared by every process, in microseconds). Only the writer that arrived
+/// first, the one with no lock below its own byte, tries the turn; a writer that arrives while anyone waits
+/// joins the room instead of taking a free turn. The turn therefore goes to writers in the order they arrived,
+/// and a writer that just committed cannot overtake. The locks are open-file-description locks (`F_OFD_SETLK`):
+/// two connections in one process exclude each other, and the kernel releases the locks of a process that
+/// dies, so a killed writer never blocks the queue.
+///
+/// Only Linux has open-file-description locks; elsewhere ``init(databasePath:)`` returns `nil` and writers
+/// rely on the busy handler alone (``BusyWait``).
+final class WriterTurnstile {
+    /// The suffix of the turnstile file's name, after the database path.
+    static let suffix = "-turnstile"
+
+    private let descriptor: Int32
+
+    /// Opens (creating if needed) the turnstile file beside the database, or returns `nil` when it cannot be
+    /// opened for writing (a read-only directory, another user's file) or the platform lacks the locks.
+    init?(databasePath: String) {
+        #if os(Linux)
+            // SQLite names its journal after the resolved path; so does the turnstile, so that connections that
+            // reach one database through different links queue together.
+            let resolved = realpath(databasePath, nil)
+            defer { free(resolved) }
+            let base = resolved.map { String(cString: $0) } ?? databasePath
+            let descriptor = open(base + Self.suffix, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { return nil }
+            self.descriptor = descriptor
+        #else
+            return nil
+        #endif
+    }
+
+    deinit {
+        close(descriptor)  // releases any lock still held
+    }
+
+    /// Takes the turn, waiting in the waiting room until `deadline` at the latest.
+    ///
+    /// - Returns: Whether this writer holds the turn; `false` when the deadline passed first.
+    func enter(before deadline: ContinuousClock.Instant) -> Bool {
+        if !isLocked(from: Self.waitingRoom, to: nil), lock(Self.turn, type: F_WRLCK) { return true }
+        let seat = Self.waitingRoom + off_t(Self.monotonicMicroseconds())
+        let seated = lock(seat, type: F_RDLCK)
+        defer { if seated { _ = lock(seat, type: F_UNLCK) } }
+        while true {
+            // The first in line polls the turn often; the others only watch for their turn to come.
+            let isFirst = !isLocked(from: Self.waitingRoom, to: seat)
+            if isFirst, lock(Self.turn, type: F_WRLCK) { return true }
+            let now = ContinuousClock.now
+            guard now < deadline else { return false }
+            let step = isFirst ? Int.random(in: 100...300) : Int.random(in: 500...1000)
+            usleep(microseconds(min(deadline - now, .microseconds(step))))
+        }
+    }
+
+    /// Gives the turn to the next writer.
+    func leave() {
+        _ = lock(Self.turn, type: F_UNLCK)
+    }
+
+    private static let turn: off_t = 0
+    private static let waitingRoom: off_t = 1 << 40
+
+    /// The system-wide monotonic clock in microseconds: the same in every process, so arrival times compare.
+    private static func monotonicMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+    }
+
+    /// Whether another writer holds a lock on a byte in `start..<end` (to the end of the file when `end` is nil).
+    private func isLocked(from start: off_t, to end: off_t?) -> Bool {
+        #if os(Linux)
+            if let end, end <= start { return false }
+            var query = Self.range(start, length: end.map { $0 - start } ?? 0, type: F_WRLCK)
+            guard fcntl(descriptor, Self.getLock, &query) == 0 else { return false }
+            return query.l_type != Int16(F_UNLCK)
+        #else
+            return false
+        #endif
+    }
+
+    /// Sets (or, with `F_UNLCK`, clears) a lock on one byte without waiting; returns whether it succeeded.
+    private func lock(_ byte: off_t, type: Int32) -> Bool {
+        #if os(Linux)
+            var request = Self.range(byte, length: 1, type: type)
+            return fcntl(descriptor, Self.setLock, &request) == 0
+        #else
+            return false
+        #endif
+    }
+
+    /// A lock request or query on `length` bytes from `start` (0: to the end of the file, and beyond).
+    private static func range(_ start: off_t, length: off_t, type: Int32) -> flock {
+        var range = flock()
+        range.l_type = Int16(type)
+        range.l_whence = Int16(SEEK_SET)
+        range.l_start = start
+        range.l_len = length
+        return range  // l_pid stays 0, as open-file-description locks require
+    }
+
+    /// `F_OFD_GETLK` and `F_OFD_SETLK` (Linux 3.15): the C library declares them only with `_GNU_SOURCE`.
+    private static let getLock: Int32 = 36
+    private static let setLock: Int32 = 37
+}

@@ -70,6 +70,13 @@ public struct StoredValue: ~Copyable {
             if count == 0 { return "" }
             throw .outOfMemory("reading TEXT")
         }
+        // SQLite's text ends with a NUL: the C-string initializer validates and copies in one pass, returning nil
+        // for invalid UTF-8. It stops at the first NUL, so text holding one (a shorter string) takes the general
+        // path, as does invalid text (which that path refuses with its error).
+        let terminated = text.withMemoryRebound(to: CChar.self, capacity: count + 1) {
+            String(validatingCString: $0)
+        }
+        if let terminated, terminated.utf8.count == count { return terminated }
         return try Self.validString(UnsafeBufferPointer(start: text, count: count))
     }
 

@@ -191,7 +191,7 @@ do {
     let schemas = Ours.schemas()
     Dataset.intsSchema = schemas.ints
     Dataset.mixedSchema = schemas.mixed
-    Orders.schema = Connection.createTableSQL(for: OursOrder.self)[0]
+    Orders.schema = Orders.createSQL()
     if let bytes = options.blobMemory {
         try await FunctionBench.blobMemory(bytes: bytes)
         exit(0)

@@ -171,11 +171,11 @@ extension RawStatement {
         columnMap?.deallocate()
         columnMap = nil
         mappedRowType = nil
-        let actual = columnNames
         guard let expected else {
-            visibleColumnCount = Int32(actual.count)
+            visibleColumnCount = columnCount  // no names needed: a one-off query maps once, so this is per run
             return
         }
+        let actual = columnNames
         let actualKeys = actual.map(\.sqlIdentifierKey)
         let expectedKeys = expected.map(\.sqlIdentifierKey)
         visibleColumnCount = Int32(expected.count)

@@ -28,12 +28,15 @@ struct OursOrder: TableModel {
     var note: String?
 
     static let tableName = "orders"
-    static let columns = [
-        Column("id", Int.self, primaryKey: true), Column("customer_id", Int.self), Column("total", Double.self),
-        Column("status", String.self),
-    ]
-        + ["email", "phone", "ship_name", "ship_line1", "ship_line2", "ship_city", "ship_region", "ship_postcode",
-            "ship_country", "note"].map { Column($0, String?.self) }
+    static let columns =
+        [
+            Column("id", Int.self, primaryKey: true), Column("customer_id", Int.self), Column("total", Double.self),
+            Column("status", String.self),
+        ]
+        + [
+            "email", "phone", "ship_name", "ship_line1", "ship_line2", "ship_city", "ship_region", "ship_postcode",
+            "ship_country", "note",
+        ].map { Column($0, String?.self) }
 
     init(row: borrowing Row) throws {
         id = try row[0]

@@ -151,7 +151,8 @@ public final class Statement {
     ///   - values: One value for each further parameter, in order.
     /// - Returns: The value, or `nil` when there is no row.
     /// - Throws: As ``fetchValue(_:_:)``.
-    @inlinable public func fetchValue<
+    @inlinable
+    public func fetchValue<
         Value: SQLiteValueConvertible, First: SQLiteValueConvertible, each Argument: SQLiteValueConvertible
     >(
         _ type: Value.Type, binding first: First, _ values: repeat each Argument

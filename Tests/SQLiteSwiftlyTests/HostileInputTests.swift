@@ -46,7 +46,15 @@ private let utf8Cases: [([UInt8], Bool)] = {
     let surrogate: [UInt8] = [0xE6, 0x9D, 0xB1, 0xE4, 0xBA, 0xAC, 0xED, 0xA0, 0x80, 0x41]  // a UTF-16 surrogate
     let badInWords: [UInt8] = Array("abcdefgh".utf8) + [0xFF] + Array("ijklmnopq".utf8)
     let badInTail: [UInt8] = ascii16 + [0xC3]
-    return [(badInWords, false), (badInTail, false), (ascii16, true), (mixed, true), (surrogate, false)]
+    // Text read through its terminating NUL first: a NUL inside, with invalid or valid bytes after it, and a
+    // truncated 3-byte sequence (repaired as one U+FFFD of the same byte length).
+    let badAfterNul: [UInt8] = Array("valid".utf8) + [0] + [0xFF, 0x41]
+    let goodAfterNul: [UInt8] = Array("valid".utf8) + [0, 0] + Array("東京".utf8)
+    let truncated: [UInt8] = Array("ab".utf8) + [0xF0, 0x9F, 0xAA] + Array("cd".utf8)
+    return [
+        (badInWords, false), (badInTail, false), (ascii16, true), (mixed, true), (surrogate, false),
+        (badAfterNul, false), (goodAfterNul, true), (truncated, false),
+    ]
 }()
 
 @Suite struct HostileInputTests {

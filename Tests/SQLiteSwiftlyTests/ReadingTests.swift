@@ -130,6 +130,21 @@ private struct Number: RowDecodable, Equatable {
         #expect(seen == [1, 2, 3, 4, 5])
     }
 
+    @Test("a cursor whose prepared statement runs again ends with a misuse error, and the statement's run is intact")
+    func cursorRestarted() throws {
+        let db = try numbers(5)
+        let statement = try db.prepare("SELECT n FROM numbers WHERE n >= ? ORDER BY n")
+        let cursor = try statement.fetchCursor(Number.self, [2])
+        #expect(try cursor.next() == Number(n: 2))
+        #expect(try statement.fetchAll(Number.self, binding: 4) == [Number(n: 4), Number(n: 5)])
+        let error = try requireSQLiteError { try cursor.next() }
+        #expect(error.kind == .misuse)
+        #expect(error.message.contains("run again while this cursor was open"))
+        #expect(error.sql == "SELECT n FROM numbers WHERE n >= ? ORDER BY n")
+        #expect(try cursor.next() == nil)
+        #expect(try statement.fetchValue(Int.self, binding: 3) == 3)
+    }
+
     @Test("a conversion error mid-way is thrown by the cursor, not trapped, and ends it")
     func cursorConversionError() throws {
         let db = try numbers(5)

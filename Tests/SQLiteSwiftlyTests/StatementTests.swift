@@ -30,6 +30,15 @@ import Testing
         #expect(sqliteError { try db.fetchAll(UntypedRow.self, SQL(verbatim: sql)) }?.kind == .misuse)
     }
 
+    @Test(
+        "a statement followed only by blanks and semicolons compiles",
+        arguments: ["SELECT 7;", "SELECT 7 ;; ", "SELECT 7\t\n\r\u{0C};\n", "SELECT 7; -- done"])
+    func trailingBlanks(sql: String) throws {
+        let db = try Connection.inMemory()
+        #expect(try db.prepare(SQL(verbatim: sql)).fetchValue(Int.self) == 7)
+        #expect(try db.fetchValue(Int.self, SQL(verbatim: sql)) == 7)
+    }
+
     @Test("SQL with a NUL character after the first statement is refused, not cut at the NUL")
     func embeddedNul() throws {
         let db = try Connection.inMemory()

@@ -226,6 +226,101 @@ int rawc_stream_ints(sqlite3 *db, int64_t *out_sum, int *out_count) {
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+static const char *select_orders_sql =
+    "SELECT id, customer_id, total, status, email, phone, ship_name, ship_line1, ship_line2, ship_city, "
+    "ship_region, ship_postcode, ship_country, note FROM orders";
+
+int rawc_fetch_orders(sqlite3 *db, rawc_order **out_rows, int *out_count) {
+    sqlite3_stmt *stmt;
+    int rc = prepare(db, select_orders_sql, &stmt);
+    if (rc != SQLITE_OK) return rc;
+    int capacity = 16, count = 0;
+    rawc_order *rows = malloc(sizeof *rows * capacity);
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        if (count == capacity) {
+            capacity *= 2;
+            rows = realloc(rows, sizeof *rows * capacity);
+        }
+        rawc_order *row = &rows[count++];
+        row->id = sqlite3_column_int64(stmt, 0);
+        row->customer_id = sqlite3_column_int64(stmt, 1);
+        row->total = sqlite3_column_double(stmt, 2);
+        for (int t = 0; t < 11; t++) {
+            const unsigned char *text = sqlite3_column_text(stmt, 3 + t);
+            if (text) {
+                row->text_length[t] = (size_t)sqlite3_column_bytes(stmt, 3 + t);
+                row->text[t] = copy_bytes(text, row->text_length[t]);
+            } else {
+                row->text[t] = NULL;
+                row->text_length[t] = 0;
+            }
+        }
+    }
+    sqlite3_finalize(stmt);
+    *out_rows = rows;
+    *out_count = count;
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int64_t rawc_orders_checksum(const rawc_order *rows, int count) {
+    int64_t sum = 0;
+    for (int i = 0; i < count; i++) {
+        sum += rows[i].id + rows[i].customer_id + (int64_t)(rows[i].total * 4);
+        for (int t = 0; t < 11; t++) sum += (int64_t)rows[i].text_length[t];
+    }
+    return sum;
+}
+
+void rawc_free_orders(rawc_order *rows, int count) {
+    for (int i = 0; i < count; i++) {
+        for (int t = 0; t < 11; t++) free(rows[i].text[t]);
+    }
+    free(rows);
+}
+
+int rawc_one_off(sqlite3 *db, const char *const *sqls, int count, int64_t *out_sum) {
+    int64_t sum = 0;
+    int rc = SQLITE_OK;
+    for (int i = 0; i < count && rc == SQLITE_OK; i++) {
+        sqlite3_stmt *stmt;
+        rc = sqlite3_prepare_v2(db, sqls[i], -1, &stmt, NULL);
+        if (rc != SQLITE_OK) break;
+        int columns = sqlite3_column_count(stmt);
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+            for (int c = 0; c < columns; c++) {
+                switch (sqlite3_column_type(stmt, c)) {
+                case SQLITE_INTEGER: sum += sqlite3_column_int64(stmt, c); break;
+                case SQLITE_FLOAT: sum += (int64_t)sqlite3_column_double(stmt, c); break;
+                case SQLITE_TEXT: {
+                    const unsigned char *text = sqlite3_column_text(stmt, c);
+                    size_t length = (size_t)sqlite3_column_bytes(stmt, c);
+                    char *copy = copy_bytes(text, length);
+                    sum += (int64_t)length;
+                    free(copy);
+                    break;
+                }
+                case SQLITE_BLOB: {
+                    const void *blob = sqlite3_column_blob(stmt, c);
+                    size_t length = (size_t)sqlite3_column_bytes(stmt, c);
+                    char *copy = copy_bytes(blob, length);
+                    sum += (int64_t)length;
+                    free(copy);
+                    break;
+                }
+                default: break;
+                }
+            }
+        }
+        if (rc == SQLITE_DONE) {
+            if (!sqlite3_stmt_readonly(stmt)) sum += sqlite3_changes(db);
+            rc = SQLITE_OK;
+        }
+        sqlite3_finalize(stmt);
+    }
+    *out_sum = sum;
+    return rc;
+}
+
 // Under `valgrind --tool=callgrind --collect-atstart=no`, toggles instruction collection around timed bodies
 // (the --profile flag), so that setup is not counted. Does nothing outside valgrind or without its headers.
 #if __has_include(<valgrind/callgrind.h>)

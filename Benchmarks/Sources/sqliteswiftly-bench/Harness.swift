@@ -40,6 +40,14 @@ struct Implementation: Sendable {
 struct Workload {
     let name: String
     let implementations: [Implementation]
+    /// Timed in the process's CPU time rather than wall-clock time.
+    var cpuTime = false
+
+    init(name: String, cpuTime: Bool = false, implementations: [Implementation]) {
+        self.name = name
+        self.cpuTime = cpuTime
+        self.implementations = implementations
+    }
 }
 
 struct BenchError: Error, CustomStringConvertible {
@@ -47,10 +55,10 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Monotonic nanoseconds.
-func now() -> UInt64 {
+/// Nanoseconds on `clock` (monotonic wall-clock time by default).
+func now(_ clock: clockid_t = CLOCK_MONOTONIC) -> UInt64 {
     var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
+    clock_gettime(clock, &spec)
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 

@@ -122,12 +122,33 @@ enum Ours {
         }
     }
 
+    static let insertIntsStatement = Implementation(name: "SQLiteSwiftly Statement.execute(binding:)") {
+        location, rows in
+        let db = try prepared(location, schema: Dataset.intsSchema)
+        let models = (0..<rows).map(OursInts.init(index:))
+        let insert = try db.prepare(
+            SQL(verbatim: "INSERT INTO ints (\(Dataset.intColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+        return {
+            try db.transaction {
+                for m in models {
+                    try insert.execute(binding: m.id, m.c1, m.c2, m.c3, m.c4, m.c5, m.c6, m.c7, m.c8, m.c9)
+                }
+            }
+            return Int64(models.count)
+        }
+    }
+
     static let fetchInts = Implementation(name: "SQLiteSwiftly hand-written") { location, rows in
         let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         return {
             let models = try db.fetchAll(OursInts.self)
             return models.reduce(0) { $0 + Int64($1.c1) }
         }
+    }
+
+    static let cursorInts = Implementation(name: "SQLiteSwiftly Cursor") { location, rows in
+        let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+        return { try stream(db).0 }
     }
 
     static let insertMixed = Implementation(name: "SQLiteSwiftly hand-written") { location, rows in

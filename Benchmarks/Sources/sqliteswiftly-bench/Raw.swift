@@ -144,6 +144,11 @@ enum Raw {
         }
     }
 
+    static let cursorInts = Implementation(name: name) { location, rows in
+        let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+        return { try stream(db).0 }
+    }
+
     static func stream(_ db: RawConnection) throws -> (Int64, Int) {
         var sum: Int64 = 0
         var count: Int32 = 0

@@ -81,7 +81,8 @@ enum Workloads {
             Workload(
                 name: "insert 10 INTEGER columns",
                 implementations: [
-                    Raw.insertInts, Ours.insertInts, OursDerived.insertInts, OursCodable.insertInts,
+                    Raw.insertInts, Ours.insertInts, Ours.insertIntsStatement, OursDerived.insertInts,
+                    OursCodable.insertInts,
                     GRDBBench.insertIntsFast,
                     GRDBBench.insertIntsRecord,
                     GRDBBench.insertIntsCodable,
@@ -94,6 +95,7 @@ enum Workloads {
                     GRDBBench.fetchIntsRecord,
                     GRDBBench.fetchIntsCodable,
                 ]),
+            Workload(name: "cursor over 10 INTEGER columns", implementations: [Raw.cursorInts, Ours.cursorInts]),
             Workload(
                 name: "insert mixed row",
                 implementations: [
@@ -121,6 +123,8 @@ enum Workloads {
                     GRDBBench.lookupRecord,
                     GRDBBench.lookupCodable,
                 ]),
+            Workload(name: "fetch wide orders row", implementations: [Orders.fetchRaw, Orders.fetchOurs]),
+            Workload(name: "one-off SQL (CPU time)", cpuTime: true, implementations: [OneOff.raw, OneOff.ours]),
         ] + FunctionBench.workloads
     }
 }
@@ -131,7 +135,7 @@ func runTimed(_ options: Options, files: inout TemporaryFiles) throws {
     for var workload in Workloads.all where options.only.map({ workload.name.contains($0) }) ?? true {
         if let filter = options.implementationFilter {
             workload = Workload(
-                name: workload.name,
+                name: workload.name, cpuTime: workload.cpuTime,
                 implementations: workload.implementations.enumerated().filter {
                     $0.offset == 0 || $0.element.name.contains(filter)
                 }
@@ -149,9 +153,10 @@ func runTimed(_ options: Options, files: inout TemporaryFiles) throws {
                     do {
                         let body = try implementation.prepare(location, options.rows)
                         if options.profile { rawc_profile_toggle() }
-                        let start = now()
+                        let clock = workload.cpuTime ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC
+                        let start = now(clock)
                         checksum = try body()
-                        elapsed = now() - start
+                        elapsed = now(clock) - start
                         if options.profile {
                             rawc_profile_toggle()
                             rawc_profile_dump("\(workload.name) | \(store.label) | \(implementation.name)")
@@ -191,6 +196,7 @@ do {
     let schemas = Ours.schemas()
     Dataset.intsSchema = schemas.ints
     Dataset.mixedSchema = schemas.mixed
+    Orders.schema = Orders.createSQL()
     if let bytes = options.blobMemory {
         try await FunctionBench.blobMemory(bytes: bytes)
         exit(0)

@@ -120,7 +120,8 @@ extension Connection {
     }
 
     /// Runs a statement to its end and returns the number of changed rows.
-    func execute(_ raw: RawStatement, binding bind: (RawStatement) throws(SQLiteError) -> Void) throws(SQLiteError)
+    @usableFromInline func execute(_ raw: RawStatement, binding bind: (RawStatement) throws(SQLiteError) -> Void)
+        throws(SQLiteError)
         -> Int
     {
         // sqlite3_changes64 keeps the count of the last INSERT, UPDATE or DELETE: other statements (CREATE,

@@ -10,11 +10,14 @@
 /// ``next()`` throws on a step or conversion error instead of trapping. After an error, or at the end,
 /// `next()` returns `nil`. A cursor is not `Sendable`; it keeps its connection alive.
 public final class Cursor<Decoded: RowDecodable> {
-    private let raw: RawStatement
-    private let connection: Connection
-    private let generation: Int
-    private var number = 0
-    private var isFinished = false
+    // The state is read and written on every `next()`; a cursor belongs to one owner and is never accessed
+    // overlappingly, so the dynamic exclusivity checks of a class's stored `var` are turned off, as in
+    // RawStatement.
+    @usableFromInline let raw: RawStatement
+    @usableFromInline let connection: Connection
+    @usableFromInline let generation: Int
+    @usableFromInline @exclusivity(unchecked) var number = 0
+    @usableFromInline @exclusivity(unchecked) var isFinished = false
 
     init(statement raw: RawStatement, connection: Connection, arguments: StatementArguments) throws(SQLiteError) {
         try raw.begin()
@@ -34,13 +37,11 @@ public final class Cursor<Decoded: RowDecodable> {
     /// - Returns: The next row, or `nil` at the end (and after an error or ``close()``).
     /// - Throws: ``SQLiteError`` for step errors (busy, interrupted, corrupt) and conversion failures, or
     ///   ``SQLiteError/Kind/misuse`` when the cursor's statement was run again while the cursor was open.
-    public func next() throws -> Decoded? {
+    @inlinable public func next() throws -> Decoded? {
         guard !isFinished else { return nil }
         guard raw.generation == generation else {
             isFinished = true
-            throw SQLiteError(
-                .misuse, message: "the statement was run again while this cursor was open; the cursor ended",
-                sql: raw.sql)
+            throw restarted()
         }
         do {
             guard try raw.step() else {
@@ -61,8 +62,13 @@ public final class Cursor<Decoded: RowDecodable> {
     ///
     /// - Parameter body: The code to run for each row; throwing stops the iteration.
     /// - Throws: Errors from ``next()`` or from `body`.
-    public func forEach(_ body: (Decoded) throws -> Void) throws {
+    @inlinable public func forEach(_ body: (Decoded) throws -> Void) throws {
         while let row = try next() { try body(row) }
+    }
+
+    @usableFromInline func restarted() -> SQLiteError {
+        SQLiteError(
+            .misuse, message: "the statement was run again while this cursor was open; the cursor ended", sql: raw.sql)
     }
 
     /// Stops the cursor and resets its statement, releasing the read lock it held.

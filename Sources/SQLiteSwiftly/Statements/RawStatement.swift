@@ -159,7 +159,7 @@ extension RawStatement {
         if mappedRowType == ObjectIdentifier(type) && mappedAtReprepare == reprepares { return }
         table = (type as? any TableModel.Type)?.tableName
         do {
-            try remapColumns(expected: Decoded.expectedColumnNames, typeName: "\(type)")
+            try remapColumns(expected: Decoded.expectedColumnNames, typeName: type)
         } catch {
             abandon()
             throw error.with(table: table)
@@ -170,15 +170,15 @@ extension RawStatement {
 
     /// Finds each expected name among the result columns (ignoring ASCII case). When the first columns are the
     /// expected ones in order, no map is needed; otherwise each name must appear exactly once.
-    @usableFromInline func remapColumns(expected: [String]?, typeName: String) throws(SQLiteError) {
+    @usableFromInline func remapColumns(expected: [String]?, typeName type: Any.Type) throws(SQLiteError) {
         columnMap?.deallocate()
         columnMap = nil
         mappedRowType = nil
-        let actual = columnNames
         guard let expected else {
-            visibleColumnCount = Int32(actual.count)
+            visibleColumnCount = columnCount  // no names needed: a one-off query maps once, so this is per run
             return
         }
+        let actual = columnNames
         let actualKeys = actual.map(\.sqlIdentifierKey)
         let expectedKeys = expected.map(\.sqlIdentifierKey)
         visibleColumnCount = Int32(expected.count)
@@ -190,9 +190,9 @@ extension RawStatement {
                 var error = SQLiteError(
                     .modelMismatch,
                     message: matches.isEmpty
-                        ? "\(typeName) needs column \"\(name)\", which the statement does not return (it returns "
+                        ? "\(type) needs column \"\(name)\", which the statement does not return (it returns "
                             + "\(actual.joined(separator: ", ")))"
-                        : "\(typeName) needs column \"\(name)\", which the statement returns \(matches.count) times; "
+                        : "\(type) needs column \"\(name)\", which the statement returns \(matches.count) times; "
                             + "select it once, or give the others an alias",
                     sql: sql)
                 error.column = name

@@ -55,7 +55,7 @@ public final class Statement {
     ///   - values: One value for each further parameter, in order.
     /// - Returns: The number of rows the statement inserted, updated or deleted.
     /// - Throws: As ``execute(_:)``.
-    @discardableResult
+    @inlinable @discardableResult
     public func execute<First: SQLiteValueConvertible, each Value: SQLiteValueConvertible>(
         binding first: First, _ values: repeat each Value
     ) throws(SQLiteError) -> Int {
@@ -151,6 +151,7 @@ public final class Statement {
     ///   - values: One value for each further parameter, in order.
     /// - Returns: The value, or `nil` when there is no row.
     /// - Throws: As ``fetchValue(_:_:)``.
+    @inlinable
     public func fetchValue<
         Value: SQLiteValueConvertible, First: SQLiteValueConvertible, each Argument: SQLiteValueConvertible
     >(

@@ -48,10 +48,13 @@ struct StatementCache {
     }
 
     mutating func insert(_ statement: RawStatement) {
-        if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            entries[oldest.key] = nil
-            if modelEntries.values.contains(where: { $0 === oldest.value }) {
-                modelEntries = modelEntries.filter { $0.value !== oldest.value }
+        // Removed by its index, not its key: hashing a long SQL text again is what one-off SQL would pay.
+        if entries.count >= Self.capacity,
+            let oldest = entries.indices.min(by: { entries[$0].value.lastUse < entries[$1].value.lastUse })
+        {
+            let evicted = entries.remove(at: oldest).value
+            if modelEntries.values.contains(where: { $0 === evicted }) {
+                modelEntries = modelEntries.filter { $0.value !== evicted }
             }
         }
         clock += 1

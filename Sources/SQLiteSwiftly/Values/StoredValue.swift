@@ -68,6 +68,13 @@ public struct StoredValue: ~Copyable {
         // SQLite returns even an empty text as a pointer to a NUL: a NULL pointer is a failed allocation (a
         // conversion from UTF-16, an overflow page), after which sqlite3_value_bytes says 0 and cannot tell.
         guard let text else { throw .outOfMemory("reading TEXT") }
+        // SQLite's text ends with a NUL: the C-string initializer validates and copies in one pass, returning nil
+        // for invalid UTF-8. It stops at the first NUL, so text holding one (a shorter string) takes the general
+        // path, as does invalid text (which that path refuses with its error).
+        let terminated = text.withMemoryRebound(to: CChar.self, capacity: count + 1) {
+            String(validatingCString: $0)
+        }
+        if let terminated, terminated.utf8.count == count { return terminated }
         return try Self.validString(UnsafeBufferPointer(start: text, count: count))
     }
 
@@ -166,27 +173,29 @@ public struct StoredValue: ~Copyable {
     /// Swift 6.3 does not devirtualize a call to a protocol requirement that has typed throws across modules,
     /// so in a model's decoder `Value(stored:)` stays an indirect call through the witness table even once
     /// `Value` is known. For the standard types this calls their conversion directly instead: each type test
-    /// folds away when the caller is specialized. The conversions are the same ones the conformances use.
+    /// folds away when the caller is specialized. The conversions are the same ones the conformances use. Where
+    /// the caller is not specialized, the type is compared by metadata and the result reinterpreted, exact once the
+    /// types are equal, instead of an `as?` cast through the runtime.
     @inlinable @inline(__always)
     func decode<Value: SQLiteValueConvertible>(_ type: Value.Type) throws(SQLiteError) -> Value {
-        if Value.self == Int.self, let value = try Int(stored: self) as? Value { return value }
-        if Value.self == Int64.self, let value = try Int64(stored: self) as? Value { return value }
-        if Value.self == Int32.self, let value = try Int32(stored: self) as? Value { return value }
-        if Value.self == Double.self, let value = try Double(stored: self) as? Value { return value }
-        if Value.self == String.self, let value = try String(stored: self) as? Value { return value }
-        if Value.self == Bool.self, let value = try Bool(stored: self) as? Value { return value }
-        if Value.self == Data.self, let value = try Data(stored: self) as? Value { return value }
-        if Value.self == [UInt8].self, let value = try [UInt8](stored: self) as? Value { return value }
-        if Value.self == Int?.self, let value = try (isNull ? nil : Int(stored: self)) as? Value { return value }
-        if Value.self == Int64?.self, let value = try (isNull ? nil : Int64(stored: self)) as? Value { return value }
-        if Value.self == Double?.self, let value = try (isNull ? nil : Double(stored: self)) as? Value {
-            return value
+        if Value.self == Int.self { return unsafeBitCast(try Int(stored: self), to: Value.self) }
+        if Value.self == Int64.self { return unsafeBitCast(try Int64(stored: self), to: Value.self) }
+        if Value.self == Int32.self { return unsafeBitCast(try Int32(stored: self), to: Value.self) }
+        if Value.self == Double.self { return unsafeBitCast(try Double(stored: self), to: Value.self) }
+        if Value.self == String.self { return unsafeBitCast(try String(stored: self), to: Value.self) }
+        if Value.self == Bool.self { return unsafeBitCast(try Bool(stored: self), to: Value.self) }
+        if Value.self == Data.self { return unsafeBitCast(try Data(stored: self), to: Value.self) }
+        if Value.self == [UInt8].self { return unsafeBitCast(try [UInt8](stored: self), to: Value.self) }
+        if Value.self == Int?.self { return unsafeBitCast(try (isNull ? nil : Int(stored: self)), to: Value.self) }
+        if Value.self == Int64?.self { return unsafeBitCast(try (isNull ? nil : Int64(stored: self)), to: Value.self) }
+        if Value.self == Double?.self {
+            return unsafeBitCast(try (isNull ? nil : Double(stored: self)), to: Value.self)
         }
-        if Value.self == String?.self, let value = try (isNull ? nil : String(stored: self)) as? Value {
-            return value
+        if Value.self == String?.self {
+            return unsafeBitCast(try (isNull ? nil : String(stored: self)), to: Value.self)
         }
-        if Value.self == Bool?.self, let value = try (isNull ? nil : Bool(stored: self)) as? Value { return value }
-        if Value.self == Data?.self, let value = try (isNull ? nil : Data(stored: self)) as? Value { return value }
+        if Value.self == Bool?.self { return unsafeBitCast(try (isNull ? nil : Bool(stored: self)), to: Value.self) }
+        if Value.self == Data?.self { return unsafeBitCast(try (isNull ? nil : Data(stored: self)), to: Value.self) }
         return try Value(stored: self)
     }
 

@@ -52,6 +52,26 @@ int rawc_lookup_ints(sqlite3 *db, const int64_t *ids, int count, int64_t *out_su
 /// Steps through every row of `ints`, reading all ten columns; *out_sum receives the sum of c1.
 int rawc_stream_ints(sqlite3 *db, int64_t *out_sum, int *out_count);
 
+/// A wide orders row: two integers, a double, a TEXT and ten optional TEXT columns (NULL pointer for SQL NULL).
+/// `text[0]` is `status`; `text[1...10]` are the optional columns. Each text is a malloc'd copy.
+typedef struct {
+    int64_t id, customer_id;
+    double total;
+    char *text[11];
+    size_t text_length[11];
+} rawc_order;
+
+/// Fetches every row of `orders` into a malloc'd array (grown by doubling), copying each text.
+int rawc_fetch_orders(sqlite3 *db, rawc_order **out_rows, int *out_count);
+/// The checksum of fetched orders: ids, customer ids, total * 4 and the byte length of every text.
+int64_t rawc_orders_checksum(const rawc_order *rows, int count);
+void rawc_free_orders(rawc_order *rows, int count);
+
+/// Runs `count` one-off statements, each compiled (sqlite3_prepare_v2), stepped to its end and finalized.
+/// Rows are read as a query console would: every column by its storage class, text and blobs copied and freed.
+/// *out_sum receives the sum of the integers read, the byte lengths of texts and blobs, and the changed rows.
+int rawc_one_off(sqlite3 *db, const char *const *sqls, int count, int64_t *out_sum);
+
 /// Toggles callgrind's instruction collection (no-op outside valgrind).
 void rawc_profile_toggle(void);
 /// Writes callgrind's counts so far to a file of their own, labelled `name`, and zeroes them.

@@ -1,0 +1,297 @@
+import CSQLiteSwiftly
+
+/// What one statement reads and writes, as SQLite's authorizer reports it while the statement is prepared.
+///
+/// Table names are kept as SQLite reports them; ``ObservedRegion`` compares them ignoring ASCII case.
+struct StatementRegion: Sendable {
+    /// The tables the statement reads (`SQLITE_READ`).
+    var reads = ObservedRegion()
+    /// The tables the statement (and the triggers and foreign-key actions it fires) may change, by name.
+    var writes: [String: DatabaseChange.Kinds] = [:]
+    /// Tables deleted from without reading any of their columns (`DELETE FROM t` with no `WHERE`), which SQLite may
+    /// run as a truncation that its update hook does not report row by row. While collecting: every delete.
+    var truncations: Set<String> = []
+    /// Whether the statement changes the schema (`CREATE`, `DROP`, `ALTER`).
+    var changesSchema = false
+
+    /// The region of a statement SQLite would not prepare again: everything, to be safe.
+    static let unknown = StatementRegion(
+        reads: ObservedRegion(isEverything: true), writes: [:], truncations: [], changesSchema: true)
+}
+
+/// The connection's part of observation: SQLite's commit, rollback and update hooks, the authorizer that tells
+/// which tables a statement reads and writes, and the changes of the transaction in progress.
+///
+/// Every method runs on the connection's owner (one thread at a time), like the connection itself. The hooks get
+/// an unretained pointer to the tracker, which the connection owns and keeps until after it closes the handle.
+/// See <https://www.sqlite.org/c3ref/commit_hook.html>, <https://www.sqlite.org/c3ref/update_hook.html> and
+/// <https://www.sqlite.org/c3ref/set_authorizer.html>.
+@usableFromInline
+final class ChangeTracker {
+    private let db: OpaquePointer
+    /// How many transactions SQLite rolled back (see ``Connection/transaction(_:_:)``).
+    var rollbackCount = 0
+    /// Whether statements must be reported: changes are tracked, or a fetch's reads are recorded. Checked at the
+    /// start of every statement run, so it is the only cost of observation support while nothing is observed.
+    @usableFromInline @exclusivity(unchecked) var isActive = false
+    /// What the connection was configured for: see ``ObservationHub/Wanted``.
+    private(set) var configuration = ObservationHub.Wanted()
+    private var isRecording = false
+    private var recorded = ObservedRegion()
+    /// The region being collected by the authorizer, while a statement is prepared for that purpose.
+    private var collecting: StatementRegion?
+    private var isAuthorizerInstalled = false
+    private var pending: [String: PendingTable] = [:]
+    private var pendingSchemaChange = false
+    /// Set by the commit hook; the commit is real once the connection is back in autocommit mode.
+    private var commitRequested = false
+    private var committed: [DatabaseChange] = []
+    /// The data version at the last check (`PRAGMA data_version`): it moves when another connection commits.
+    private var dataVersion: Int64?
+
+    /// The rows reported for one table in the transaction in progress.
+    private struct PendingTable {
+        var name: String
+        var kinds: DatabaseChange.Kinds = []
+        var rowIDs: Set<Int64> = []
+        var rowsAreKnown = true
+    }
+
+    /// A transaction that changes more rows than this reports its tables only.
+    static let rowIDLimit = 10_000
+
+    init(db: OpaquePointer) {
+        self.db = db
+        sqlite3_rollback_hook(
+            db,
+            { context in
+                guard let context else { return }
+                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().didRollBack()
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    // MARK: - Configuration
+
+    /// Installs or removes the hooks that ``ObservationHub`` asks for; does nothing when they are in place.
+    func configure(_ wanted: ObservationHub.Wanted) {
+        guard wanted != configuration else { return }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        if wanted.tracksChanges != configuration.tracksChanges {
+            if wanted.tracksChanges {
+                installAuthorizer()
+                sqlite3_commit_hook(
+                    db,
+                    { context in
+                        guard let context else { return 0 }
+                        Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().commitRequested = true
+                        return 0
+                    }, context)
+                dataVersion = readDataVersion()
+            } else {
+                sqlite3_commit_hook(db, nil, nil)
+                pending = [:]
+                pendingSchemaChange = false
+                commitRequested = false
+                committed = []
+                dataVersion = nil
+            }
+        }
+        if wanted.reportsRows != configuration.reportsRows {
+            if wanted.reportsRows {
+                sqlite3_update_hook(
+                    db,
+                    { context, operation, _, table, rowID in
+                        guard let context, let table else { return }
+                        Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
+                            .didChangeRow(operation: operation, table: table, rowID: rowID)
+                    }, context)
+            } else {
+                sqlite3_update_hook(db, nil, nil)
+            }
+        }
+        configuration = wanted
+        isActive = wanted.tracksChanges || isRecording
+    }
+
+    // MARK: - Statements
+
+    /// Reports a statement about to run: its reads join a recording, its writes the pending changes.
+    @usableFromInline func willRun(_ raw: RawStatement) {
+        settle()
+        let reprepares = raw.reprepareCount
+        if raw.region == nil || raw.regionAtReprepare != reprepares {
+            raw.region = region(of: raw.sql)
+            raw.regionAtReprepare = reprepares
+        }
+        if let region = raw.region { note(region) }
+    }
+
+    /// Reports a statement of a script about to run.
+    func willRun(sql: String) {
+        settle()
+        note(region(of: sql))
+    }
+
+    /// Reports a blob handle opened for writing: incremental blob writes reach no SQLite hook.
+    func willWriteBlob(table: String, rowID: Int64) {
+        guard configuration.tracksChanges else { return }
+        settle()
+        var entry = pending[table.sqlIdentifierKey] ?? PendingTable(name: table)
+        entry.kinds.insert(.update)
+        entry.rowIDs.insert(rowID)
+        pending[table.sqlIdentifierKey] = entry
+    }
+
+    private func note(_ region: StatementRegion) {
+        if isRecording { recorded.formUnion(region.reads) }
+        guard configuration.tracksChanges else { return }
+        for (table, kinds) in region.writes {
+            let key = table.sqlIdentifierKey
+            var entry = pending[key] ?? PendingTable(name: table)
+            entry.kinds.formUnion(kinds)
+            if region.truncations.contains(table) { entry.rowsAreKnown = false }
+            pending[key] = entry
+        }
+        if region.changesSchema { pendingSchemaChange = true }
+    }
+
+    /// Prepares `sql` once more with the authorizer collecting, to learn what it reads and writes.
+    private func region(of sql: String) -> StatementRegion {
+        installAuthorizer()
+        collecting = StatementRegion()
+        defer { collecting = nil }
+        var statement: OpaquePointer?
+        // The length includes the NUL that withCString guarantees, which spares SQLite a copy of the text.
+        let length = Int32(clamping: sql.utf8.count + 1)
+        let code = sql.withCString { sqlite3_prepare_v2(db, $0, length, &statement, nil) }
+        if let statement { sqlite3_finalize(statement) }
+        guard code == SQLITE_OK, var region = collecting else { return .unknown }
+        // A delete that reads none of its table's columns has no WHERE on them: maybe a truncation.
+        region.truncations = region.truncations.filter { !region.reads.tables.contains($0.sqlIdentifierKey) }
+        return region
+    }
+
+    /// Installs the authorizer once: installing one makes SQLite re-prepare every statement, so it stays.
+    private func installAuthorizer() {
+        guard !isAuthorizerInstalled else { return }
+        isAuthorizerInstalled = true
+        sqlite3_set_authorizer(
+            db,
+            { context, action, first, second, _, _ in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
+                    .authorize(action: action, table: first)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Collects one authorization request: `table` is the table for reads and writes.
+    private func authorize(action: Int32, table: UnsafePointer<CChar>?) {
+        guard collecting != nil else { return }
+        let table = table.map { String(cString: $0) }
+        switch action {
+        case SQLITE_READ:
+            if let table { collecting?.reads.tables.insert(table.sqlIdentifierKey) }
+        case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+            guard let table, !table.sqlIdentifierKey.hasPrefix("sqlite_") else { return }
+            let kind: DatabaseChange.Kinds =
+                action == SQLITE_INSERT ? .insert : action == SQLITE_UPDATE ? .update : .delete
+            collecting?.writes[table, default: []].insert(kind)
+            if action == SQLITE_DELETE { collecting?.truncations.insert(table) }
+        case SQLITE_CREATE_INDEX...SQLITE_CREATE_VIEW, SQLITE_DROP_INDEX...SQLITE_DROP_VIEW, SQLITE_ALTER_TABLE,
+            SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
+            collecting?.changesSchema = true
+        default:
+            break
+        }
+    }
+
+    // MARK: - Recording a fetch
+
+    /// Starts recording the tables the statements run from now on read.
+    func startRecording() {
+        isRecording = true
+        recorded = ObservedRegion()
+        isActive = true
+    }
+
+    /// Stops recording and returns what was read.
+    func stopRecording() -> ObservedRegion {
+        isRecording = false
+        isActive = configuration.tracksChanges
+        return recorded
+    }
+
+    // MARK: - Commits
+
+    private func didRollBack() {
+        rollbackCount += 1
+        pending = [:]
+        pendingSchemaChange = false
+        commitRequested = false
+    }
+
+    private func didChangeRow(operation: Int32, table: UnsafePointer<CChar>, rowID: Int64) {
+        let name = String(cString: table)
+        let key = name.sqlIdentifierKey
+        var entry = pending[key] ?? PendingTable(name: name)
+        entry.kinds.insert(operation == SQLITE_INSERT ? .insert : operation == SQLITE_UPDATE ? .update : .delete)
+        if entry.rowsAreKnown {
+            entry.rowIDs.insert(rowID)
+            if entry.rowIDs.count > Self.rowIDLimit {
+                entry.rowsAreKnown = false
+                entry.rowIDs = []
+            }
+        }
+        pending[key] = entry
+    }
+
+    /// Moves the changes of a transaction that committed (the commit hook ran and the connection is back in
+    /// autocommit mode) to the committed list. A commit that failed after its hook leaves the transaction open, and
+    /// the changes pending.
+    private func settle() {
+        guard commitRequested else { return }
+        commitRequested = false
+        guard sqlite3_get_autocommit(db) != 0 else { return }
+        guard !pending.isEmpty || pendingSchemaChange else { return }
+        let reportsRows = configuration.reportsRows
+        let tables = pending.values.map { entry in
+            DatabaseChange.TableChange(
+                table: entry.name, kinds: entry.kinds,
+                rowIDs: reportsRows && entry.rowsAreKnown && !entry.rowIDs.isEmpty ? entry.rowIDs : nil)
+        }
+        committed.append(DatabaseChange(tables: tables, changesSchema: pendingSchemaChange))
+        pending = [:]
+        pendingSchemaChange = false
+    }
+
+    /// The changes of the transactions committed since the last call, one per transaction, in commit order.
+    func takeCommitted() -> [DatabaseChange] {
+        settle()
+        guard !committed.isEmpty else { return [] }
+        defer { committed = [] }
+        return committed
+    }
+
+    // MARK: - Other connections
+
+    /// Whether another connection or process committed since the last check.
+    func otherConnectionCommitted() -> Bool {
+        let version = readDataVersion()
+        defer { dataVersion = version }
+        guard let previous = dataVersion, let version else { return false }
+        return version != previous
+    }
+
+    /// `PRAGMA data_version`: it changes when another connection commits, never for this one's commits.
+    /// See <https://www.sqlite.org/pragma.html#pragma_data_version>.
+    private func readDataVersion() -> Int64? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &statement, nil) == SQLITE_OK, let statement else {
+            return nil
+        }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        return sqlite3_column_int64(statement, 0)
+    }
+}

@@ -3,6 +3,7 @@ import SQLiteSwiftly
 import Testing
 
 extension ArticleFixture.Planet: Equatable {
+    /// Planets are equal when all their columns are.
     public static func == (left: Self, right: Self) -> Bool {
         (left.id, left.name, left.au, left.moons) == (right.id, right.name, right.au, right.moons)
     }

@@ -100,7 +100,9 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
     func value(
         from index: Int = 0, atMost limit: Duration = .seconds(20), where predicate: @escaping @Sendable (Value) -> Bool
     ) async throws -> Value {
-        try await wait(for: "a matching element", atMost: limit) { $0.values.dropFirst(index).contains(where: predicate) }
+        try await wait(for: "a matching element", atMost: limit) {
+            $0.values.dropFirst(index).contains(where: predicate)
+        }
         return try #require(state.withLock { $0.values.dropFirst(index).first(where: predicate) })
     }
 

@@ -139,7 +139,8 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         let recorder = ObservationRecorder(
             shared.observe { db in
                 try db.fetchValue(
-                    Int.self, "SELECT count(*) FROM notes JOIN other ON other.id = notes.id WHERE other.value > 0") ?? -1
+                    Int.self, "SELECT count(*) FROM notes JOIN other ON other.id = notes.id WHERE other.value > 0")
+                    ?? -1
             })
         #expect(try await recorder.value(at: 0) == 0)
         try await shared.write { db in try db.execute("INSERT INTO notes (id, text) VALUES (1, 'a')") }
@@ -156,7 +157,8 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
             try db.execute("INSERT INTO notes (text) VALUES ('a'), ('b')")
         }
         let changes = ObservationRecorder(shared.changes())
-        let tags = ObservationRecorder(shared.observe { db in try db.fetchValue(Int.self, "SELECT count(*) FROM tags") })
+        let tags = ObservationRecorder(
+            shared.observe { db in try db.fetchValue(Int.self, "SELECT count(*) FROM tags") })
         let notes = ObservationRecorder(countNotes(shared))
         #expect(try await tags.value(at: 0) == 0)
         #expect(try await notes.value(at: 0) == 2)
@@ -362,7 +364,8 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
     @Test("a fetch with an SQL error ends the sequence with an SQLiteError naming the SQL")
     func sqlError() async throws {
         let shared = try await makeShared()
-        let recorder = ObservationRecorder(shared.observe { db in try db.fetchValue(Int.self, "SELECT nope FROM notes") })
+        let recorder = ObservationRecorder(
+            shared.observe { db in try db.fetchValue(Int.self, "SELECT nope FROM notes") })
         guard case .failed(let error) = try await recorder.end() else {
             Issue.record("the sequence did not fail")
             return

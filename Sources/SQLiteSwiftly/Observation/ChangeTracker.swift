@@ -6,9 +6,10 @@ import CSQLiteSwiftly
 struct StatementRegion: Sendable {
     /// The tables the statement reads (`SQLITE_READ`).
     var reads = ObservedRegion()
-    /// The tables the statement (and the triggers and foreign-key actions it fires) may change, by name.
-    var writes: [String: DatabaseChange.Kinds] = [:]
-    /// Tables deleted from without reading any of their columns (`DELETE FROM t` with no `WHERE`), which SQLite may
+    /// The tables the statement (and the triggers and foreign-key actions it fires) may change, by key, with
+    /// their names as SQLite spells them.
+    var writes: [String: (name: String, kinds: DatabaseChange.Kinds)] = [:]
+    /// The keys of tables deleted from without reading any of their columns (`DELETE FROM t` with no `WHERE`), which SQLite may
     /// run as a truncation that its update hook does not report row by row. While collecting: every delete.
     var truncations: Set<String> = []
     /// Whether the statement changes the schema (`CREATE`, `DROP`, `ALTER`).
@@ -45,7 +46,13 @@ final class ChangeTracker {
     private var pendingSchemaChange = false
     /// Set by the commit hook; the commit is real once the connection is back in autocommit mode.
     private var commitRequested = false
-    private var committed: [DatabaseChange] = []
+    private var committed: [CommittedTransaction] = []
+    /// One committed transaction: its change, and the keys of its tables for matching observations.
+    struct CommittedTransaction {
+        var change: DatabaseChange
+        var region: ObservedRegion
+    }
+
     /// The data version at the last check (`PRAGMA data_version`): it moves when another connection commits.
     private var dataVersion: Int64?
 
@@ -145,12 +152,9 @@ final class ChangeTracker {
     private func note(_ region: StatementRegion) {
         if isRecording { recorded.formUnion(region.reads) }
         guard configuration.tracksChanges else { return }
-        for (table, kinds) in region.writes {
-            let key = table.sqlIdentifierKey
-            var entry = pending[key] ?? PendingTable(name: table)
-            entry.kinds.formUnion(kinds)
-            if region.truncations.contains(table) { entry.rowsAreKnown = false }
-            pending[key] = entry
+        for (key, write) in region.writes {
+            pending[key, default: PendingTable(name: write.name)].kinds.formUnion(write.kinds)
+            if region.truncations.contains(key) { pending[key]?.rowsAreKnown = false }
         }
         if region.changesSchema { pendingSchemaChange = true }
     }
@@ -167,7 +171,7 @@ final class ChangeTracker {
         if let statement { sqlite3_finalize(statement) }
         guard code == SQLITE_OK, var region = collecting else { return .unknown }
         // A delete that reads none of its table's columns has no WHERE on them: maybe a truncation.
-        region.truncations = region.truncations.filter { !region.reads.tables.contains($0.sqlIdentifierKey) }
+        region.truncations = region.truncations.filter { !region.reads.tables.contains($0) }
         return region
     }
 
@@ -196,8 +200,9 @@ final class ChangeTracker {
             guard let table, !table.sqlIdentifierKey.hasPrefix("sqlite_") else { return }
             let kind: DatabaseChange.Kinds =
                 action == SQLITE_INSERT ? .insert : action == SQLITE_UPDATE ? .update : .delete
-            collecting?.writes[table, default: []].insert(kind)
-            if action == SQLITE_DELETE { collecting?.truncations.insert(table) }
+            let key = table.sqlIdentifierKey
+            collecting?.writes[key, default: (table, [])].kinds.insert(kind)
+            if action == SQLITE_DELETE { collecting?.truncations.insert(key) }
         case SQLITE_CREATE_INDEX...SQLITE_CREATE_VIEW, SQLITE_DROP_INDEX...SQLITE_DROP_VIEW, SQLITE_ALTER_TABLE,
             SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
             collecting?.changesSchema = true
@@ -260,13 +265,15 @@ final class ChangeTracker {
                 table: entry.name, kinds: entry.kinds,
                 rowIDs: reportsRows && entry.rowsAreKnown && !entry.rowIDs.isEmpty ? entry.rowIDs : nil)
         }
-        committed.append(DatabaseChange(tables: tables, changesSchema: pendingSchemaChange))
+        let change = DatabaseChange(tables: tables, changesSchema: pendingSchemaChange)
+        let region = pendingSchemaChange ? ObservedRegion(isEverything: true) : ObservedRegion(tables: Set(pending.keys))
+        committed.append(CommittedTransaction(change: change, region: region))
         pending = [:]
         pendingSchemaChange = false
     }
 
     /// The changes of the transactions committed since the last call, one per transaction, in commit order.
-    func takeCommitted() -> [DatabaseChange] {
+    func takeCommitted() -> [CommittedTransaction] {
         settle()
         guard !committed.isEmpty else { return [] }
         defer { committed = [] }

@@ -1,7 +1,7 @@
 /// What one committed transaction changed: the tables, the kinds of change, and the rows where SQLite reports them.
 ///
-/// ``SharedConnection/changes()`` and ``ConnectionPool/changes()`` deliver one value per committed transaction, after
-/// the commit, outside the write lock. A rolled-back transaction delivers nothing. A commit made by another
+/// ``SharedConnection/changes(options:)`` and ``ConnectionPool/changes(options:)`` deliver one value per committed
+/// transaction, after the commit, outside the write lock. A rolled-back transaction delivers nothing. A commit made by another
 /// connection or process is delivered as a change with ``isFromAnotherConnection`` set and no tables: SQLite says
 /// that the database changed, not what changed.
 ///
@@ -95,12 +95,6 @@ public struct DatabaseChange: Sendable, Hashable {
     /// - Returns: `true` when data read from `table` may be out of date.
     public func touches(table: String) -> Bool {
         changesSchema || isFromAnotherConnection || self[table: table] != nil
-    }
-
-    /// The tables as a region, for matching observations.
-    var region: ObservedRegion {
-        if changesSchema || isFromAnotherConnection { return ObservedRegion(isEverything: true) }
-        return ObservedRegion(tables: Set(tables.map(\.table.sqlIdentifierKey)))
     }
 }
 

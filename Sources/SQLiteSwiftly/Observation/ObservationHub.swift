@@ -176,30 +176,34 @@ final class ObservationHub: Sendable {
     }
 
     /// Delivers committed transactions: to the observations whose region they touch, and to every subscriber.
-    func publish(_ changes: [DatabaseChange]) {
+    func publish(_ changes: [ChangeTracker.CommittedTransaction]) {
         guard !changes.isEmpty else { return }
         var touched = ObservedRegion()
         for change in changes { touched.formUnion(change.region) }
         let (waiters, subscribers) = state.withLock { state in
             var waiters: [CheckedContinuation<Bool, Never>] = []
-            for (id, var observer) in state.observers where id > 0 {
-                if observer.isFetching || observer.region == nil {
-                    observer.missed.formUnion(touched)
-                } else if observer.region?.intersects(touched) == true {
-                    if let waiter = observer.waiter {
+            // Mutated in place through the values view: writing `observers[id]` while iterating the dictionary
+            // would copy it at each write.
+            var index = state.observers.startIndex
+            while index != state.observers.endIndex {
+                defer { state.observers.formIndex(after: &index) }
+                guard state.observers.keys[index] > 0 else { continue }
+                if state.observers.values[index].isFetching || state.observers.values[index].region == nil {
+                    state.observers.values[index].missed.formUnion(touched)
+                } else if state.observers.values[index].region?.intersects(touched) == true {
+                    if let waiter = state.observers.values[index].waiter {
                         waiters.append(waiter)
-                        observer.waiter = nil
+                        state.observers.values[index].waiter = nil
                     } else {
-                        observer.isChanged = true
+                        state.observers.values[index].isChanged = true
                     }
                 }
-                state.observers[id] = observer
             }
-            return (waiters, Array(state.subscribers.values))
+            return (waiters, state.subscribers.isEmpty ? [] : Array(state.subscribers.values))
         }
         for waiter in waiters { waiter.resume(returning: true) }
         for subscriber in subscribers {
-            for change in changes { subscriber.yield(change) }
+            for change in changes { subscriber.yield(change.change) }
         }
     }
 
@@ -221,7 +225,8 @@ final class ObservationHub: Sendable {
             // The owner is looked up again after the sleep, so that polling never keeps it alive.
             guard let owner = state.withLock({ $0.owner }) else { return }
             if (try? await owner.otherConnectionCommitted()) == true {
-                publish([DatabaseChange(tables: [], isFromAnotherConnection: true)])
+                let change = DatabaseChange(tables: [], isFromAnotherConnection: true)
+                publish([ChangeTracker.CommittedTransaction(change: change, region: ObservedRegion(isEverything: true))])
             }
         }
     }

@@ -95,7 +95,8 @@ public struct QueryObservation<Value: Sendable>: AsyncSequence, Sendable {
         private mutating func produce() async throws -> Value? {
             guard let registration else {
                 guard let owner = observation.owner.owner,
-                    let id = owner.observationHub.addObserver(interval: observation.options.otherConnectionCheckInterval)
+                    let id = owner.observationHub.addObserver(
+                        interval: observation.options.otherConnectionCheckInterval)
                 else { return nil }
                 let registration = Registration(hub: owner.observationHub, id: id)
                 self.registration = registration

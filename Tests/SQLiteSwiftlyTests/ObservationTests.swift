@@ -427,7 +427,7 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         #expect(try await recorder.value(at: 1) == 3)
     }
 
-    @Test("blob writes and scripts notify")
+    @Test("blob writes and scripts notify, and a fetch through a blob handle is observed")
     func blobsAndScripts() async throws {
         let shared = try await makeShared()
         try await shared.write { db in
@@ -436,7 +436,12 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         }
         let recorder = ObservationRecorder(
             shared.observe { db in try db.fetchValue([UInt8].self, "SELECT data FROM files WHERE id = 1") ?? [] })
+        let throughHandle = ObservationRecorder(
+            shared.observe { db in
+                try db.withBlob(table: "files", column: "data", rowID: 1) { blob in try blob.read(count: 1, at: 0) }
+            })
         #expect(try await recorder.value(at: 0) == [0])
+        #expect(try await throughHandle.value(at: 0) == [0])
         try await shared.write { db in
             try db.withBlob(table: "files", column: "data", rowID: 1, writable: true) { blob in
                 try blob.write([UInt8(7)], at: 0)
@@ -445,5 +450,6 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         #expect(try await recorder.value(at: 1) == [7])
         try await shared.write { db in try db.executeScript("UPDATE files SET data = x'09'; SELECT 1;") }
         #expect(try await recorder.value(at: 2) == [9])
+        #expect(try await throughHandle.value { $0 == [9] } == [9])
     }
 }

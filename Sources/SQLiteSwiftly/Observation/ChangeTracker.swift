@@ -139,9 +139,11 @@ final class ChangeTracker {
         note(region(of: sql))
     }
 
-    /// Reports a blob handle opened for writing: incremental blob writes reach no SQLite hook.
-    func willWriteBlob(table: String, rowID: Int64) {
-        guard configuration.tracksChanges else { return }
+    /// Reports a blob handle about to open: a read joins a recording; a write is a change that reaches no SQLite
+    /// hook.
+    func willOpenBlob(table: String, rowID: Int64, writable: Bool) {
+        if isRecording { recorded.tables.insert(table.sqlIdentifierKey) }
+        guard writable && configuration.tracksChanges else { return }
         settle()
         var entry = pending[table.sqlIdentifierKey] ?? PendingTable(name: table)
         entry.kinds.insert(.update)

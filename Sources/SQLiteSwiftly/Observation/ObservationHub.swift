@@ -34,6 +34,7 @@ final class ObservationHub: Sendable {
         var nextID = 0
         var isClosed = false
         var poller: Task<Void, Never>?
+        var pollsOtherConnections = false
         weak var owner: SharedConnection?
     }
 
@@ -53,8 +54,13 @@ final class ObservationHub: Sendable {
     }
 
     /// Sets the connection whose data version is polled while anyone observes.
+    ///
+    /// A private in-memory database has no other connection, so it is never polled.
     func attach(_ owner: SharedConnection) {
-        state.withLock { $0.owner = owner }
+        state.withLock { state in
+            state.owner = owner
+            state.pollsOtherConnections = owner.mode != .inMemory
+        }
     }
 
     // MARK: - Registration
@@ -117,7 +123,7 @@ final class ObservationHub: Sendable {
     private func update(_ state: inout State) {
         let tracks = !state.observers.isEmpty
         wantedBits.store((tracks ? 1 : 0) | (state.subscribers.isEmpty ? 0 : 2), ordering: .releasing)
-        if tracks && state.poller == nil && !state.isClosed {
+        if tracks && state.poller == nil && !state.isClosed && state.pollsOtherConnections {
             state.poller = Task { [weak self] in await self?.poll() }
         } else if !tracks, let poller = state.poller {
             poller.cancel()

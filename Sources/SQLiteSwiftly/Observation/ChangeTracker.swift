@@ -49,7 +49,8 @@ final class ChangeTracker {
     private var committed: [CommittedTransaction] = []
     /// One committed transaction: its change, and the keys of its tables for matching observations.
     struct CommittedTransaction {
-        var change: DatabaseChange
+        /// The change, made only when ``DatabaseChange`` subscribers want it.
+        var change: DatabaseChange?
         var region: ObservedRegion
     }
 
@@ -261,13 +262,15 @@ final class ChangeTracker {
         commitRequested = false
         guard sqlite3_get_autocommit(db) != 0 else { return }
         guard !pending.isEmpty || pendingSchemaChange else { return }
-        let reportsRows = configuration.reportsRows
-        let tables = pending.values.map { entry in
-            DatabaseChange.TableChange(
-                table: entry.name, kinds: entry.kinds,
-                rowIDs: reportsRows && entry.rowsAreKnown && !entry.rowIDs.isEmpty ? entry.rowIDs : nil)
+        var change: DatabaseChange?
+        if configuration.reportsRows {
+            let tables = pending.values.map { entry in
+                DatabaseChange.TableChange(
+                    table: entry.name, kinds: entry.kinds,
+                    rowIDs: entry.rowsAreKnown && !entry.rowIDs.isEmpty ? entry.rowIDs : nil)
+            }
+            change = DatabaseChange(tables: tables, changesSchema: pendingSchemaChange)
         }
-        let change = DatabaseChange(tables: tables, changesSchema: pendingSchemaChange)
         let region = pendingSchemaChange ? ObservedRegion(isEverything: true) : ObservedRegion(tables: Set(pending.keys))
         committed.append(CommittedTransaction(change: change, region: region))
         pending = [:]

@@ -19,8 +19,7 @@ final class ObservationHub: Sendable {
     private struct Observer {
         /// What the last fetch read; `nil` before the first fetch ends.
         var region: ObservedRegion?
-        /// Whether a fetch is running: changes are kept in `missed` until it says what it read.
-        var isFetching = false
+        /// The changes published while a fetch runs, kept until it says what it read.
         var missed = ObservedRegion()
         var isChanged = false
         var isCancelled = false
@@ -35,6 +34,25 @@ final class ObservationHub: Sendable {
         var isClosed = false
         var poller: Task<Void, Never>?
         var pollsOtherConnections = false
+        /// The observations whose last fetch read each table (by key), so that a commit finds the ones it touches
+        /// without looking at the others.
+        var readers: [String: Set<Int>] = [:]
+        /// The observations whose last fetch read an unknown region, and those whose fetch is running (or has not
+        /// run yet): both see every change.
+        var readersOfEverything: Set<Int> = []
+        var fetching: Set<Int> = []
+
+        /// Files the observation under the tables of `region`, or takes it out (`region` `nil`).
+        mutating func index(_ id: Int, from old: ObservedRegion?, to new: ObservedRegion?) {
+            if let old {
+                readersOfEverything.remove(id)
+                for table in old.tables { readers[table]?.remove(id) }
+            }
+            if let new {
+                if new.isEverything { readersOfEverything.insert(id) }
+                for table in new.tables { readers[table, default: []].insert(id) }
+            }
+        }
         weak var owner: SharedConnection?
     }
 
@@ -71,6 +89,7 @@ final class ObservationHub: Sendable {
             guard !state.isClosed else { return nil }
             state.nextID += 1
             state.observers[state.nextID] = Observer(interval: interval)
+            state.fetching.insert(state.nextID)
             update(&state)
             return state.nextID
         }
@@ -96,6 +115,8 @@ final class ObservationHub: Sendable {
         let (waiter, subscriber) = state.withLock { state in
             let observer = state.observers.removeValue(forKey: id)
             state.observers[-id] = nil
+            state.fetching.remove(id)
+            state.index(id, from: observer?.region, to: nil)
             let subscriber = state.subscribers.removeValue(forKey: id)
             update(&state)
             return (observer?.waiter, subscriber)
@@ -112,6 +133,9 @@ final class ObservationHub: Sendable {
             let subscribers = Array(state.subscribers.values)
             state.observers = [:]
             state.subscribers = [:]
+            state.readers = [:]
+            state.readersOfEverything = []
+            state.fetching = []
             update(&state)
             return (waiters, subscribers)
         }
@@ -136,7 +160,8 @@ final class ObservationHub: Sendable {
     /// Marks the start of a fetch: changes from now on are kept until the fetch says what it read.
     func fetchWillStart(_ id: Int) {
         state.withLock { state in
-            state.observers[id]?.isFetching = true
+            guard state.observers[id] != nil else { return }
+            state.fetching.insert(id)
             state.observers[id]?.missed = ObservedRegion()
         }
     }
@@ -145,8 +170,9 @@ final class ObservationHub: Sendable {
     func fetchDidEnd(_ id: Int, region: ObservedRegion) {
         state.withLock { state in
             guard var observer = state.observers[id] else { return }
+            state.index(id, from: observer.region, to: region)
+            state.fetching.remove(id)
             observer.region = region
-            observer.isFetching = false
             if observer.missed.intersects(region) { observer.isChanged = true }
             observer.missed = ObservedRegion()
             state.observers[id] = observer
@@ -187,29 +213,33 @@ final class ObservationHub: Sendable {
         var touched = ObservedRegion()
         for change in changes { touched.formUnion(change.region) }
         let (waiters, subscribers) = state.withLock { state in
+            for id in state.fetching { state.observers[id]?.missed.formUnion(touched) }
+            var touchedIDs = state.readersOfEverything
+            if touched.isEverything {
+                for (id, observer) in state.observers where id > 0 && observer.region?.isEmpty == false {
+                    touchedIDs.insert(id)
+                }
+            } else {
+                for table in touched.tables {
+                    if let ids = state.readers[table] { touchedIDs.formUnion(ids) }
+                }
+            }
             var waiters: [CheckedContinuation<Bool, Never>] = []
-            // Mutated in place through the values view: writing `observers[id]` while iterating the dictionary
-            // would copy it at each write.
-            var index = state.observers.startIndex
-            while index != state.observers.endIndex {
-                defer { state.observers.formIndex(after: &index) }
-                guard state.observers.keys[index] > 0 else { continue }
-                if state.observers.values[index].isFetching || state.observers.values[index].region == nil {
-                    state.observers.values[index].missed.formUnion(touched)
-                } else if state.observers.values[index].region?.intersects(touched) == true {
-                    if let waiter = state.observers.values[index].waiter {
-                        waiters.append(waiter)
-                        state.observers.values[index].waiter = nil
-                    } else {
-                        state.observers.values[index].isChanged = true
-                    }
+            for id in touchedIDs where !state.fetching.contains(id) {
+                if let waiter = state.observers[id]?.waiter {
+                    waiters.append(waiter)
+                    state.observers[id]?.waiter = nil
+                } else {
+                    state.observers[id]?.isChanged = true
                 }
             }
             return (waiters, state.subscribers.isEmpty ? [] : Array(state.subscribers.values))
         }
         for waiter in waiters { waiter.resume(returning: true) }
         for subscriber in subscribers {
-            for change in changes { subscriber.yield(change.change) }
+            for change in changes {
+                if let change = change.change { subscriber.yield(change) }
+            }
         }
     }
 

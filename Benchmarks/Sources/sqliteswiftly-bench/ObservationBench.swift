@@ -53,47 +53,63 @@ enum ObservationBench {
         return shared
     }
 
-    /// Times `writes` write transactions; returns nanoseconds.
-    private static func timeWrites(_ shared: SharedConnection, writes: Int) async throws -> UInt64 {
+    /// Times `writes` write transactions; returns wall-clock and process CPU nanoseconds.
+    private static func timeWrites(_ shared: SharedConnection, writes: Int) async throws -> (wall: UInt64, cpu: UInt64)
+    {
         let start = now()
+        let startCPU = processCPUTime()
         for value in 0..<writes {
             try await shared.write { db in try db.execute("INSERT INTO written (value) VALUES (\(value))") }
         }
-        return now() - start
+        return (now() - start, processCPUTime() - startCPU)
+    }
+
+    /// The CPU time of all the process's threads: unlike wall-clock time, it does not grow when other processes
+    /// take the cores, so it compares settings fairly on a busy machine.
+    private static func processCPUTime() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
     static func run(_ options: Options, files: inout TemporaryFiles) async throws {
         let writes = options.rows
         print("observation: \(writes) write transactions of one INSERT each, median of \(options.runs) run(s)")
         print("")
-        print("| database | observations | write throughput | ratio to none |")
-        print("| --- | --- | ---: | ---: |")
+        print("| database | observations | write throughput | wall time ratio | CPU per commit | CPU ratio |")
+        print("| --- | --- | ---: | ---: | ---: | ---: |")
         let cases: [(count: Int, unrelated: Bool)] = [
             (0, true), (1, true), (10, true), (100, true), (1, false), (10, false), (100, false),
         ]
         for store in options.stores {
             var times = Array(repeating: [UInt64](), count: cases.count)
+            var cpuTimes = Array(repeating: [UInt64](), count: cases.count)
             for _ in 0..<options.runs {
                 for (index, setting) in cases.enumerated() {
                     let location = Location(store: store, path: store == .memory ? ":memory:" : files.next())
                     defer { if store == .wal { TemporaryFiles.remove(location.path) } }
                     let shared = try await makeDatabase(location)
                     let tasks = try await startObservations(shared, count: setting.count, unrelated: setting.unrelated)
-                    times[index].append(try await timeWrites(shared, writes: writes))
+                    let (wall, cpu) = try await timeWrites(shared, writes: writes)
+                    times[index].append(wall)
+                    cpuTimes[index].append(cpu)
                     for task in tasks { task.cancel() }
                     for task in tasks { _ = try? await task.value }
                 }
             }
             let baseline = median(times[0])
+            let cpuBaseline = median(cpuTimes[0])
             for (index, setting) in cases.enumerated() {
                 let time = median(times[index])
+                let cpu = median(cpuTimes[index])
                 let perSecond = Double(writes) / (time / 1e9)
                 let label =
                     setting.count == 0
                     ? "none" : "\(setting.count) of \(setting.unrelated ? "unrelated tables" : "the written table")"
                 print(
                     "| \(store.label) | \(label) | \(Int(perSecond.rounded())) commits/s | "
-                        + "\(formatRatio(time / baseline)) |")
+                        + "\(formatRatio(time / baseline)) | \(formatMicroseconds(cpu / Double(writes), digits: 1)) | "
+                        + "\(formatRatio(cpu / cpuBaseline)) |")
             }
         }
         print("")
@@ -145,7 +161,8 @@ enum ObservationBench {
         return latencies
     }
 
-    private static func formatMicroseconds(_ nanoseconds: Double) -> String {
-        "\(Int((nanoseconds / 1000).rounded())) µs"
+    private static func formatMicroseconds(_ nanoseconds: Double, digits: Int = 0) -> String {
+        if digits == 0 { return "\(Int((nanoseconds / 1000).rounded())) µs" }
+        return "\((nanoseconds / 100).rounded() / 10) µs"
     }
 }

@@ -14,10 +14,13 @@ struct StatementRegion: Sendable {
     var truncations: Set<String> = []
     /// Whether the statement changes the schema (`CREATE`, `DROP`, `ALTER`).
     var changesSchema = false
+    /// The keys of `writes`, or everything for a schema change: what the statement adds to a transaction's region.
+    var writeRegion = ObservedRegion()
 
     /// The region of a statement SQLite would not prepare again: everything, to be safe.
     static let unknown = StatementRegion(
-        reads: ObservedRegion(isEverything: true), writes: [:], truncations: [], changesSchema: true)
+        reads: ObservedRegion(isEverything: true), writes: [:], truncations: [], changesSchema: true,
+        writeRegion: ObservedRegion(isEverything: true))
 }
 
 /// The connection's part of observation: SQLite's commit, rollback and update hooks, the authorizer that tells
@@ -46,13 +49,14 @@ final class ChangeTracker {
     private var pendingSchemaChange = false
     /// Set by the commit hook; the commit is real once the connection is back in autocommit mode.
     private var commitRequested = false
-    private var committed: [CommittedTransaction] = []
-    /// One committed transaction: its change, and the keys of its tables for matching observations.
-    struct CommittedTransaction {
-        /// The change, made only when ``DatabaseChange`` subscribers want it.
-        var change: DatabaseChange?
-        var region: ObservedRegion
-    }
+    /// The tables the transaction in progress changed: what observations are matched against. Kept apart from
+    /// `pending`, which holds the details only ``DatabaseChange`` subscribers need, so that a commit seen by
+    /// observations alone allocates nothing (a statement's region is shared, not copied).
+    private var pendingRegion = ObservedRegion()
+    /// The tables of the transactions committed since the last ``takeCommitted()``.
+    private var committedRegion = ObservedRegion()
+    /// Their changes, one per transaction, when subscribers want them.
+    private var committedChanges: [DatabaseChange] = []
 
     /// The data version at the last check (`PRAGMA data_version`): it moves when another connection commits.
     private var dataVersion: Int64?
@@ -98,9 +102,11 @@ final class ChangeTracker {
             } else {
                 sqlite3_commit_hook(db, nil, nil)
                 pending = [:]
+                pendingRegion = ObservedRegion()
                 pendingSchemaChange = false
                 commitRequested = false
-                committed = []
+                committedRegion = ObservedRegion()
+                committedChanges = []
                 dataVersion = nil
             }
         }
@@ -146,6 +152,7 @@ final class ChangeTracker {
         if isRecording { recorded.tables.insert(table.sqlIdentifierKey) }
         guard writable && configuration.tracksChanges else { return }
         settle()
+        pendingRegion.tables.insert(table.sqlIdentifierKey)
         var entry = pending[table.sqlIdentifierKey] ?? PendingTable(name: table)
         entry.kinds.insert(.update)
         entry.rowIDs.insert(rowID)
@@ -155,11 +162,13 @@ final class ChangeTracker {
     private func note(_ region: StatementRegion) {
         if isRecording { recorded.formUnion(region.reads) }
         guard configuration.tracksChanges else { return }
+        if !region.writeRegion.isEmpty { pendingRegion.formUnion(region.writeRegion) }
+        if region.changesSchema { pendingSchemaChange = true }
+        guard configuration.reportsRows else { return }
         for (key, write) in region.writes {
             pending[key, default: PendingTable(name: write.name)].kinds.formUnion(write.kinds)
             if region.truncations.contains(key) { pending[key]?.rowsAreKnown = false }
         }
-        if region.changesSchema { pendingSchemaChange = true }
     }
 
     /// Prepares `sql` once more with the authorizer collecting, to learn what it reads and writes.
@@ -175,6 +184,7 @@ final class ChangeTracker {
         guard code == SQLITE_OK, var region = collecting else { return .unknown }
         // A delete that reads none of its table's columns has no WHERE on them: maybe a truncation.
         region.truncations = region.truncations.filter { !region.reads.tables.contains($0) }
+        region.writeRegion = ObservedRegion(tables: Set(region.writes.keys), isEverything: region.changesSchema)
         return region
     }
 
@@ -234,7 +244,8 @@ final class ChangeTracker {
 
     private func didRollBack() {
         rollbackCount += 1
-        pending = [:]
+        if !pending.isEmpty { pending = [:] }
+        pendingRegion = ObservedRegion()
         pendingSchemaChange = false
         commitRequested = false
     }
@@ -261,28 +272,31 @@ final class ChangeTracker {
         guard commitRequested else { return }
         commitRequested = false
         guard sqlite3_get_autocommit(db) != 0 else { return }
-        guard !pending.isEmpty || pendingSchemaChange else { return }
-        var change: DatabaseChange?
+        guard !pendingRegion.isEmpty else { return }
         if configuration.reportsRows {
             let tables = pending.values.map { entry in
                 DatabaseChange.TableChange(
                     table: entry.name, kinds: entry.kinds,
                     rowIDs: entry.rowsAreKnown && !entry.rowIDs.isEmpty ? entry.rowIDs : nil)
             }
-            change = DatabaseChange(tables: tables, changesSchema: pendingSchemaChange)
+            committedChanges.append(DatabaseChange(tables: tables, changesSchema: pendingSchemaChange))
+            pending = [:]
         }
-        let region = pendingSchemaChange ? ObservedRegion(isEverything: true) : ObservedRegion(tables: Set(pending.keys))
-        committed.append(CommittedTransaction(change: change, region: region))
-        pending = [:]
+        committedRegion.formUnion(pendingRegion)
+        pendingRegion = ObservedRegion()
         pendingSchemaChange = false
     }
 
-    /// The changes of the transactions committed since the last call, one per transaction, in commit order.
-    func takeCommitted() -> [CommittedTransaction] {
+    /// The tables changed by the transactions committed since the last call, and their changes (one per
+    /// transaction, in commit order) when subscribers want them; `nil` when none committed.
+    func takeCommitted() -> (region: ObservedRegion, changes: [DatabaseChange])? {
         settle()
-        guard !committed.isEmpty else { return [] }
-        defer { committed = [] }
-        return committed
+        guard !committedRegion.isEmpty else { return nil }
+        defer {
+            committedRegion = ObservedRegion()
+            if !committedChanges.isEmpty { committedChanges = [] }
+        }
+        return (committedRegion, committedChanges)
     }
 
     // MARK: - Other connections

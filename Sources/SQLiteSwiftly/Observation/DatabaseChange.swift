@@ -105,9 +105,14 @@ struct ObservedRegion: Sendable, Hashable {
 
     var isEmpty: Bool { !isEverything && tables.isEmpty }
 
+    /// Adds `other`; sharing its storage, without allocating, when `self` is empty or already holds it.
     mutating func formUnion(_ other: ObservedRegion) {
         isEverything = isEverything || other.isEverything
-        tables.formUnion(other.tables)
+        if tables.isEmpty {
+            tables = other.tables
+        } else if !other.tables.isSubset(of: tables) {
+            tables.formUnion(other.tables)
+        }
     }
 
     /// Whether a change to `other` may change what was read from `self`.

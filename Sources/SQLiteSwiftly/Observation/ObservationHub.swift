@@ -208,10 +208,8 @@ final class ObservationHub: Sendable {
     }
 
     /// Delivers committed transactions: to the observations whose region they touch, and to every subscriber.
-    func publish(_ changes: [ChangeTracker.CommittedTransaction]) {
-        guard !changes.isEmpty else { return }
-        var touched = ObservedRegion()
-        for change in changes { touched.formUnion(change.region) }
+    func publish(_ committed: (region: ObservedRegion, changes: [DatabaseChange])?) {
+        guard let (touched, changes) = committed else { return }
         let (waiters, subscribers) = state.withLock { state in
             for id in state.fetching { state.observers[id]?.missed.formUnion(touched) }
             var touchedIDs = state.readersOfEverything
@@ -237,9 +235,7 @@ final class ObservationHub: Sendable {
         }
         for waiter in waiters { waiter.resume(returning: true) }
         for subscriber in subscribers {
-            for change in changes {
-                if let change = change.change { subscriber.yield(change) }
-            }
+            for change in changes { subscriber.yield(change) }
         }
     }
 
@@ -262,7 +258,7 @@ final class ObservationHub: Sendable {
             guard let owner = state.withLock({ $0.owner }) else { return }
             if (try? await owner.otherConnectionCommitted()) == true {
                 let change = DatabaseChange(tables: [], isFromAnotherConnection: true)
-                publish([ChangeTracker.CommittedTransaction(change: change, region: ObservedRegion(isEverything: true))])
+                publish((ObservedRegion(isEverything: true), [change]))
             }
         }
     }

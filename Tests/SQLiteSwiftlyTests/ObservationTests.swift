@@ -99,6 +99,43 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         #expect(recorder.values == [0, 1])
     }
 
+    @Test("a commit refused by a deferred foreign key never notifies")
+    func refusedCommit() async throws {
+        let shared = try await makeShared()
+        try await shared.write { db in
+            try db.execute("CREATE TABLE parents (id INTEGER PRIMARY KEY)")
+            try db.execute(
+                "CREATE TABLE kids (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED)"
+            )
+        }
+        let changes = ObservationRecorder(shared.changes())
+        let kids = ObservationRecorder(
+            shared.observe { db in try db.fetchValue(Int.self, "SELECT count(*) FROM kids") })
+        #expect(try await kids.value(at: 0) == 0)
+        let refused = await #expect(throws: SQLiteError.self) {
+            try await shared.write { db in try db.execute("INSERT INTO kids (parent) VALUES (42)") }
+        }
+        #expect(refused?.code.primary == .constraint)
+        try await shared.write { db in try db.execute("INSERT INTO parents (id) VALUES (42)") }
+        try await shared.write { db in try db.execute("INSERT INTO kids (parent) VALUES (42)") }
+        #expect(try await kids.value(at: 1) == 1)
+        #expect(kids.values == [0, 1])
+        let second = try await changes.value(at: 1)
+        #expect(second[table: "kids"]?.rowIDs == [1])
+        #expect(changes.values.count == 2)
+        #expect(changes.values.first?[table: "parents"] != nil)
+    }
+
+    @Test("the check interval for other connections is at least a millisecond")
+    func optionsClamp() {
+        #expect(
+            ObservationOptions(otherConnectionCheckInterval: .zero).otherConnectionCheckInterval == .milliseconds(1))
+        #expect(
+            ObservationOptions(otherConnectionCheckInterval: .seconds(-5)).otherConnectionCheckInterval
+                == .milliseconds(1))
+        #expect(ObservationOptions().otherConnectionCheckInterval == .milliseconds(100))
+    }
+
     @Test("a savepoint rolled back inside a committed transaction leaves the right final value")
     func savepointRolledBack() async throws {
         let shared = try await makeShared()

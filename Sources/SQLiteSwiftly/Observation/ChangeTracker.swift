@@ -1,28 +1,5 @@
 import CSQLiteSwiftly
 
-/// What one statement reads and writes, as SQLite's authorizer reports it while the statement is prepared.
-///
-/// Table names are kept as SQLite reports them; ``ObservedRegion`` compares them ignoring ASCII case.
-struct StatementRegion: Sendable {
-    /// The tables the statement reads (`SQLITE_READ`).
-    var reads = ObservedRegion()
-    /// The tables the statement (and the triggers and foreign-key actions it fires) may change, by key, with
-    /// their names as SQLite spells them.
-    var writes: [String: (name: String, kinds: DatabaseChange.Kinds)] = [:]
-    /// The keys of tables deleted from without reading any of their columns (`DELETE FROM t` with no `WHERE`), which SQLite may
-    /// run as a truncation that its update hook does not report row by row. While collecting: every delete.
-    var truncations: Set<String> = []
-    /// Whether the statement changes the schema (`CREATE`, `DROP`, `ALTER`).
-    var changesSchema = false
-    /// The keys of `writes`, or everything for a schema change: what the statement adds to a transaction's region.
-    var writeRegion = ObservedRegion()
-
-    /// The region of a statement SQLite would not prepare again: everything, to be safe.
-    static let unknown = StatementRegion(
-        reads: ObservedRegion(isEverything: true), writes: [:], truncations: [], changesSchema: true,
-        writeRegion: ObservedRegion(isEverything: true))
-}
-
 /// The connection's part of observation: SQLite's commit, rollback and update hooks, the authorizer that tells
 /// which tables a statement reads and writes, and the changes of the transaction in progress.
 ///
@@ -127,7 +104,7 @@ final class ChangeTracker {
         isActive = wanted.tracksChanges || isRecording
     }
 
-    // MARK: - Statements
+    // MARK: - Statements and what they read
 
     /// Reports a statement about to run: its reads join a recording, its writes the pending changes.
     @usableFromInline func willRun(_ raw: RawStatement) {
@@ -224,8 +201,6 @@ final class ChangeTracker {
         }
     }
 
-    // MARK: - Recording a fetch
-
     /// Starts recording the tables the statements run from now on read.
     func startRecording() {
         isRecording = true
@@ -240,7 +215,7 @@ final class ChangeTracker {
         return recorded
     }
 
-    // MARK: - Commits
+    // MARK: - Commits, here and elsewhere
 
     private func didRollBack() {
         rollbackCount += 1
@@ -298,8 +273,6 @@ final class ChangeTracker {
         }
         return (committedRegion, committedChanges)
     }
-
-    // MARK: - Other connections
 
     /// Whether another connection or process committed since the last check.
     func otherConnectionCommitted() -> Bool {

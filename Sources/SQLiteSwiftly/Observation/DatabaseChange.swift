@@ -97,27 +97,3 @@ public struct DatabaseChange: Sendable, Hashable {
         changesSchema || isFromAnotherConnection || self[table: table] != nil
     }
 }
-
-/// A set of tables, by their keys (`sqlIdentifierKey`: ASCII letters lowercased), or every table.
-struct ObservedRegion: Sendable, Hashable {
-    var tables: Set<String> = []
-    var isEverything = false
-
-    var isEmpty: Bool { !isEverything && tables.isEmpty }
-
-    /// Adds `other`; sharing its storage, without allocating, when `self` is empty or already holds it.
-    mutating func formUnion(_ other: ObservedRegion) {
-        isEverything = isEverything || other.isEverything
-        if tables.isEmpty {
-            tables = other.tables
-        } else if !other.tables.isSubset(of: tables) {
-            tables.formUnion(other.tables)
-        }
-    }
-
-    /// Whether a change to `other` may change what was read from `self`.
-    func intersects(_ other: ObservedRegion) -> Bool {
-        guard !isEmpty && !other.isEmpty else { return false }
-        return isEverything || other.isEverything || !tables.isDisjoint(with: other.tables)
-    }
-}

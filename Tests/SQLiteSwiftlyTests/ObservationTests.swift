@@ -464,6 +464,22 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         #expect(try await recorder.value(at: 1) == 3)
     }
 
+    @Test("a view redefined under an observation: the fetch then watches the view's new table")
+    func viewRedefined() async throws {
+        let shared = try await makeShared()
+        try await shared.write { db in try db.execute("CREATE VIEW v AS SELECT id FROM notes") }
+        let recorder = ObservationRecorder(
+            shared.observe { db in try db.fetchValue(Int.self, "SELECT count(*) FROM v") ?? -1 })
+        #expect(try await recorder.value(at: 0) == 0)
+        try await shared.write { db in
+            try db.execute("DROP VIEW v")
+            try db.execute("CREATE VIEW v AS SELECT id FROM other")
+        }
+        #expect(try await recorder.value(at: 1) == 0)
+        try await shared.write { db in try db.execute("INSERT INTO other (value) VALUES (1)") }
+        #expect(try await recorder.value(at: 2) == 1)
+    }
+
     @Test("blob writes and scripts notify, and a fetch through a blob handle is observed")
     func blobsAndScripts() async throws {
         let shared = try await makeShared()

@@ -19,6 +19,9 @@ final class ChangeTracker {
     private(set) var configuration = ObservationHub.Wanted()
     private var isRecording = false
     private var recorded = ObservedRegion()
+    /// The statements run while recording: one that SQLite re-prepares at its step (after a schema change, a view
+    /// redefined) may read other tables than its region said at the start of the run.
+    private var recordedStatements: [RawStatement] = []
     /// The region being collected by the authorizer, while a statement is prepared for that purpose.
     private var collecting: StatementRegion?
     private var isAuthorizerInstalled = false
@@ -115,6 +118,7 @@ final class ChangeTracker {
             raw.regionAtReprepare = reprepares
         }
         if let region = raw.region { note(region) }
+        if isRecording { recordedStatements.append(raw) }
     }
 
     /// Reports a statement of a script about to run.
@@ -210,6 +214,12 @@ final class ChangeTracker {
 
     /// Stops recording and returns what was read.
     func stopRecording() -> ObservedRegion {
+        for raw in recordedStatements where raw.reprepareCount != raw.regionAtReprepare {
+            raw.regionAtReprepare = raw.reprepareCount
+            raw.region = region(of: raw.sql)
+            if let region = raw.region { recorded.formUnion(region.reads) }
+        }
+        recordedStatements = []
         isRecording = false
         isActive = configuration.tracksChanges
         return recorded

@@ -8,14 +8,15 @@ import RawC
 
 // sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT] [--implementations TEXT]
 //                     [--store memory|wal] [--script MEGABYTES]
-//                     [--transactions N]
+//                     [--transactions N] [--observation]
 //
 // --only keeps the workloads whose name contains TEXT ("streaming" for the streaming table); --implementations
 // keeps the implementations whose name contains TEXT, plus the raw C baseline.
 //
 // Prints, per workload and implementation, the median time of R runs and its ratio to the raw C API baseline
 // measured in the same runs. Runs are interleaved (run 1 of every implementation, then run 2, ...) so that
-// machine noise spreads evenly.
+// machine noise spreads evenly. --observation times observation instead (see ObservationBench.swift): --rows is
+// then the number of write transactions.
 
 struct Options {
     var rows = 100_000
@@ -30,6 +31,7 @@ struct Options {
     var blobMemory: Int?
     var scriptMegabytes: Int?
     var transactions: Int?
+    var observation = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -53,6 +55,7 @@ struct Options {
             case "--only": only = try value(argument)
             case "--implementations": implementationFilter = try value(argument)
             case "--profile": profile = true
+            case "--observation": observation = true
             case "--store":
                 guard let store = Store(rawValue: try value(argument)) else { throw BenchError("--store memory|wal") }
                 stores = [store]
@@ -67,7 +70,7 @@ struct Options {
                 break arguments
             case "--help", "-h":
                 print("usage: sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT]")
-                print("                           [--implementations TEXT] [--store memory|wal]")
+                print("                           [--implementations TEXT] [--store memory|wal] [--observation]")
                 exit(0)
             default: throw BenchError("unknown argument \(argument)")
             }
@@ -223,6 +226,10 @@ do {
     for line in machineDescription() { print(line) }
     print("SQLite \(Raw.libversion) (sqlite3_libversion)")
     print("")
+    if options.observation {
+        try await ObservationBench.run(options, files: &files)
+        exit(0)
+    }
     try runTimed(options, files: &files)
     if options.only.map({ "streaming".contains($0) }) ?? true {
         print("")

@@ -35,9 +35,9 @@ public final class Connection {
     var transactionDepth = 0
     /// Which models were verified against which schema version (see `verifyOnce`).
     var schemaChecks = SchemaCheckCache()
-    /// How many transactions SQLite rolled back, counted by its rollback hook: tells a transaction that ended
-    /// under a body whether it was rolled back or committed. A pointer, because the hook outlives no connection.
-    let rollbackCount: UnsafeMutablePointer<Int>
+    /// SQLite's commit, rollback and update hooks and the authorizer: counts rollbacks (which tells a transaction
+    /// that ended under a body whether it was rolled back or committed), and reports changes to observations.
+    @usableFromInline let changeTracker: ChangeTracker
     /// The errors thrown by this connection's Swift functions, until the failing statement reports them.
     let functionErrors = FunctionErrors()
     /// The busy handler's state (see ``BusyWait``). A pointer, because SQLite's handler reads and writes it.
@@ -65,10 +65,7 @@ public final class Connection {
         self.mode = mode
         self.options = options
         interruptHandle = InterruptHandle(handle)
-        rollbackCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        rollbackCount.initialize(to: 0)
-        sqlite3_rollback_hook(
-            handle, { context in context?.assumingMemoryBound(to: Int.self).pointee += 1 }, rollbackCount)
+        changeTracker = ChangeTracker(db: handle)
     }
 
     /// Creates a new database at `path`, failing if anything already exists there.
@@ -115,7 +112,6 @@ public final class Connection {
         // sqlite3_close_v2 closes at once. The _v2 variant would defer the close rather than fail if a
         // statement were ever leaked, which keeps deinit free of error paths.
         sqlite3_close_v2(handle)
-        rollbackCount.deallocate()
         busyWait.deallocate()
     }
 
@@ -213,7 +209,7 @@ public final class Connection {
             }
             return .success(statement)
         }
-        return RawStatement(handle: try result.get(), sql: sql, functionErrors: functionErrors)
+        return RawStatement(handle: try result.get(), sql: sql, functionErrors: functionErrors, tracker: changeTracker)
     }
 
     /// Checks what follows the first statement: only whitespace, semicolons and comments are allowed.

@@ -71,7 +71,7 @@ extension Connection {
         defer { turnstile?.leave() }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
-        let rollbacksBefore = rollbackCount.pointee
+        let rollbacksBefore = changeTracker.rollbackCount
         let result: Result
         do {
             result = try body()
@@ -83,7 +83,7 @@ extension Connection {
             throw Self.rolledBack(error, lift: lift)
         }
         guard isInTransaction else {
-            throw lift(endedByBody(rolledBack: rollbackCount.pointee != rollbacksBefore))
+            throw lift(endedByBody(rolledBack: changeTracker.rollbackCount != rollbacksBefore))
         }
         do {
             try execute(SQL(verbatim: commit))

@@ -21,7 +21,7 @@ public final class ConnectionPool: Sendable {
     let writer: SharedConnection
     /// The connections that read, used in turn. Private: a read through one must go through ``read(_:)``.
     let readers: [SharedConnection]
-    private let nextReader = Atomic<Int>(0)
+    private let nextReaderIndex = Atomic<Int>(0)
 
     /// Every connection of the pool, the writer first: for what applies to all of them, such as functions.
     var connections: [SharedConnection] { [writer] + readers }
@@ -83,8 +83,17 @@ public final class ConnectionPool: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: As ``SharedConnection/read(_:)``.
     public func read<Result: Sendable>(_ body: sending (Connection) throws -> Result) async throws -> Result {
-        let index = nextReader.add(1, ordering: .relaxed).oldValue
-        return try await readers[Int(index.magnitude % UInt(readers.count))].read(body)
+        try await nextReader().read(body)
+    }
+
+    /// The reader whose turn it is.
+    func nextReader() -> SharedConnection {
+        let index = nextReaderIndex.add(1, ordering: .relaxed).oldValue
+        return readers[Int(index.magnitude % UInt(readers.count))]
+    }
+
+    deinit {
+        writer.observationHub.close()  // observations end with the pool, even while a write still holds the writer
     }
 
     /// Interrupts whatever every connection of the pool is running now.

@@ -53,6 +53,8 @@ public actor SharedConnection {
     public nonisolated let interruptHandle: InterruptHandle
     /// How the owned connection was opened.
     public nonisolated let mode: OpenMode
+    /// The observations of this connection's commits (see ``observe(options:_:)``).
+    nonisolated let observationHub = ObservationHub()
 
     /// Opens a connection in the given mode and takes ownership of it.
     ///
@@ -71,6 +73,7 @@ public actor SharedConnection {
         self.connection = connection
         self.interruptHandle = connection.interruptHandle
         self.mode = mode
+        observationHub.attach(self)
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns, rolled back when it
@@ -127,6 +130,7 @@ public actor SharedConnection {
     }
 
     deinit {
+        observationHub.close()
         executor.stop()
     }
 
@@ -144,14 +148,21 @@ public actor SharedConnection {
     }
 
     /// The one path to the connection: checks cancellation, runs `body` without ever suspending (so no other
-    /// access can interleave), and makes sure no transaction outlives it.
-    private func access<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+    /// access can interleave), and makes sure no transaction outlives it. It installs the hooks that observations
+    /// need before `body` runs, and delivers the transactions committed by `body` after it.
+    func access<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
         try Task.checkCancellation()
+        let tracker = connection.changeTracker
+        tracker.configure(observationHub.wanted)
         let outcome = Swift.Result { try body(connection) }
         if connection.isInTransaction {
             _ = try? connection.execute("ROLLBACK")
-            if case .success = outcome { throw Self.strayTransaction }
+            if case .success = outcome {
+                observationHub.publish(tracker.takeCommitted())
+                throw Self.strayTransaction
+            }
         }
+        if tracker.isActive { observationHub.publish(tracker.takeCommitted()) }
         return try outcome.get()
     }
 

@@ -195,6 +195,7 @@ extension Connection {
                     return Self.located(SQLiteError(code: code, db: handle, sql: sql), position: position + 1)
                 }
                 guard let statement else { break }  // only whitespace or comments remain
+                if changeTracker.isActive { changeTracker.willRun(sql: sql) }
                 position += 1
                 var step = sqlite3_step(statement)
                 while step == SQLITE_ROW { step = sqlite3_step(statement) }

@@ -19,6 +19,12 @@ final class RawStatement {
     @usableFromInline let parameterCount: Int32
     /// The connection's record of errors thrown by Swift functions, which a failed step reports.
     let functionErrors: FunctionErrors
+    /// The connection's change tracker, told about each run while anything is observed.
+    @usableFromInline let tracker: ChangeTracker
+    /// What the statement reads and writes, worked out by the tracker at the first run it saw, and the re-prepare
+    /// count then (a re-prepared statement may read other tables: a view was redefined).
+    var region: StatementRegion?
+    var regionAtReprepare: Int32 = -1
     /// Whether the statement has stepped without reaching its end, and needs a reset before it runs again.
     @usableFromInline @exclusivity(unchecked) var isMidway = false
     /// Whether `sqlite3_step` is running now, possibly calling a Swift function that uses the connection.
@@ -44,10 +50,11 @@ final class RawStatement {
     /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
     @exclusivity(unchecked) var lastUse = 0
 
-    init(handle: OpaquePointer, sql: String, functionErrors: FunctionErrors) {
+    init(handle: OpaquePointer, sql: String, functionErrors: FunctionErrors, tracker: ChangeTracker) {
         self.handle = handle
         self.sql = sql
         self.functionErrors = functionErrors
+        self.tracker = tracker
         parameterCount = sqlite3_bind_parameter_count(handle)
     }
 
@@ -79,6 +86,7 @@ final class RawStatement {
     /// under SQLite's feet would free what the running step uses.
     @inlinable func begin() throws(SQLiteError) {
         if isStepping { throw reentered() }
+        if tracker.isActive { tracker.willRun(self) }
         if isMidway {
             sqlite3_reset(handle)
             isMidway = false

@@ -1,0 +1,306 @@
+import CSQLiteSwiftly
+
+/// The connection's part of observation: SQLite's commit, rollback and update hooks, the authorizer that tells
+/// which tables a statement reads and writes, and the changes of the transaction in progress.
+///
+/// Every method runs on the connection's owner (one thread at a time), like the connection itself. The hooks get
+/// an unretained pointer to the tracker, which the connection owns and keeps until after it closes the handle.
+/// See <https://www.sqlite.org/c3ref/commit_hook.html>, <https://www.sqlite.org/c3ref/update_hook.html> and
+/// <https://www.sqlite.org/c3ref/set_authorizer.html>.
+@usableFromInline
+final class ChangeTracker {
+    private let db: OpaquePointer
+    /// How many transactions SQLite rolled back (see ``Connection/transaction(_:_:)``).
+    var rollbackCount = 0
+    /// Whether statements must be reported: changes are tracked, or a fetch's reads are recorded. Checked at the
+    /// start of every statement run, so it is the only cost of observation support while nothing is observed.
+    @usableFromInline @exclusivity(unchecked) var isActive = false
+    /// What the connection was configured for: see ``ObservationHub/Wanted``.
+    private(set) var configuration = ObservationHub.Wanted()
+    private var isRecording = false
+    private var recorded = ObservedRegion()
+    /// The statements run while recording: one that SQLite re-prepares at its step (after a schema change, a view
+    /// redefined) may read other tables than its region said at the start of the run.
+    private var recordedStatements: [RawStatement] = []
+    /// The region being collected by the authorizer, while a statement is prepared for that purpose.
+    private var collecting: StatementRegion?
+    private var isAuthorizerInstalled = false
+    private var pending: [String: PendingTable] = [:]
+    private var pendingSchemaChange = false
+    /// Set by the commit hook; the commit is real once the connection is back in autocommit mode.
+    private var commitRequested = false
+    /// The tables the transaction in progress changed: what observations are matched against. Kept apart from
+    /// `pending`, which holds the details only ``DatabaseChange`` subscribers need, so that a commit seen by
+    /// observations alone allocates nothing (a statement's region is shared, not copied).
+    private var pendingRegion = ObservedRegion()
+    /// The tables of the transactions committed since the last ``takeCommitted()``.
+    private var committedRegion = ObservedRegion()
+    /// Their changes, one per transaction, when subscribers want them.
+    private var committedChanges: [DatabaseChange] = []
+
+    /// The data version at the last check (`PRAGMA data_version`): it moves when another connection commits.
+    private var dataVersion: Int64?
+
+    /// The rows reported for one table in the transaction in progress.
+    private struct PendingTable {
+        var name: String
+        var kinds: DatabaseChange.Kinds = []
+        var rowIDs: Set<Int64> = []
+        var rowsAreKnown = true
+    }
+
+    /// A transaction that changes more rows than this reports its tables only.
+    static let rowIDLimit = 10_000
+
+    init(db: OpaquePointer) {
+        self.db = db
+        sqlite3_rollback_hook(
+            db,
+            { context in
+                guard let context else { return }
+                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().didRollBack()
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    // MARK: - Configuration
+
+    /// Installs or removes the hooks that ``ObservationHub`` asks for; does nothing when they are in place.
+    func configure(_ wanted: ObservationHub.Wanted) {
+        guard wanted != configuration else { return }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        if wanted.tracksChanges != configuration.tracksChanges {
+            if wanted.tracksChanges {
+                installAuthorizer()
+                sqlite3_commit_hook(
+                    db,
+                    { context in
+                        guard let context else { return 0 }
+                        Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().commitRequested = true
+                        return 0
+                    }, context)
+                dataVersion = readDataVersion()
+            } else {
+                sqlite3_commit_hook(db, nil, nil)
+                pending = [:]
+                pendingRegion = ObservedRegion()
+                pendingSchemaChange = false
+                commitRequested = false
+                committedRegion = ObservedRegion()
+                committedChanges = []
+                dataVersion = nil
+            }
+        }
+        if wanted.reportsRows != configuration.reportsRows {
+            if wanted.reportsRows {
+                sqlite3_update_hook(
+                    db,
+                    { context, operation, _, table, rowID in
+                        guard let context, let table else { return }
+                        Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
+                            .didChangeRow(operation: operation, table: table, rowID: rowID)
+                    }, context)
+            } else {
+                sqlite3_update_hook(db, nil, nil)
+            }
+        }
+        configuration = wanted
+        isActive = wanted.tracksChanges || isRecording
+    }
+
+    // MARK: - Statements and what they read
+
+    /// Reports a statement about to run: its reads join a recording, its writes the pending changes.
+    @usableFromInline func willRun(_ raw: RawStatement) {
+        settle()
+        let reprepares = raw.reprepareCount
+        if raw.region == nil || raw.regionAtReprepare != reprepares {
+            raw.region = region(of: raw.sql)
+            raw.regionAtReprepare = reprepares
+        }
+        if let region = raw.region { note(region) }
+        if isRecording { recordedStatements.append(raw) }
+    }
+
+    /// Reports a statement of a script about to run.
+    func willRun(sql: String) {
+        settle()
+        note(region(of: sql))
+    }
+
+    /// Reports a blob handle about to open: a read joins a recording; a write is a change that reaches no SQLite
+    /// hook.
+    func willOpenBlob(table: String, rowID: Int64, writable: Bool) {
+        if isRecording { recorded.tables.insert(table.sqlIdentifierKey) }
+        guard writable && configuration.tracksChanges else { return }
+        settle()
+        pendingRegion.tables.insert(table.sqlIdentifierKey)
+        var entry = pending[table.sqlIdentifierKey] ?? PendingTable(name: table)
+        entry.kinds.insert(.update)
+        entry.rowIDs.insert(rowID)
+        pending[table.sqlIdentifierKey] = entry
+    }
+
+    private func note(_ region: StatementRegion) {
+        if isRecording { recorded.formUnion(region.reads) }
+        guard configuration.tracksChanges else { return }
+        if !region.writeRegion.isEmpty { pendingRegion.formUnion(region.writeRegion) }
+        if region.changesSchema { pendingSchemaChange = true }
+        guard configuration.reportsRows else { return }
+        for (key, write) in region.writes {
+            pending[key, default: PendingTable(name: write.name)].kinds.formUnion(write.kinds)
+            if region.truncations.contains(key) { pending[key]?.rowsAreKnown = false }
+        }
+    }
+
+    /// Prepares `sql` once more with the authorizer collecting, to learn what it reads and writes.
+    private func region(of sql: String) -> StatementRegion {
+        installAuthorizer()
+        collecting = StatementRegion()
+        defer { collecting = nil }
+        var statement: OpaquePointer?
+        // The length includes the NUL that withCString guarantees, which spares SQLite a copy of the text.
+        let length = Int32(clamping: sql.utf8.count + 1)
+        let code = sql.withCString { sqlite3_prepare_v2(db, $0, length, &statement, nil) }
+        if let statement { sqlite3_finalize(statement) }
+        guard code == SQLITE_OK, var region = collecting else { return .unknown }
+        // A delete that reads none of its table's columns has no WHERE on them: maybe a truncation.
+        region.truncations = region.truncations.filter { !region.reads.tables.contains($0) }
+        region.writeRegion = ObservedRegion(tables: Set(region.writes.keys), isEverything: region.changesSchema)
+        return region
+    }
+
+    /// Installs the authorizer once: installing one makes SQLite re-prepare every statement, so it stays.
+    private func installAuthorizer() {
+        guard !isAuthorizerInstalled else { return }
+        isAuthorizerInstalled = true
+        sqlite3_set_authorizer(
+            db,
+            { context, action, first, second, _, _ in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
+                    .authorize(action: action, table: first)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Collects one authorization request: `table` is the table for reads and writes.
+    private func authorize(action: Int32, table: UnsafePointer<CChar>?) {
+        guard collecting != nil else { return }
+        let table = table.map { String(cString: $0) }
+        switch action {
+        case SQLITE_READ:
+            if let table { collecting?.reads.tables.insert(table.sqlIdentifierKey) }
+        case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+            guard let table, !table.sqlIdentifierKey.hasPrefix("sqlite_") else { return }
+            let kind: DatabaseChange.Kinds =
+                action == SQLITE_INSERT ? .insert : action == SQLITE_UPDATE ? .update : .delete
+            let key = table.sqlIdentifierKey
+            collecting?.writes[key, default: (table, [])].kinds.insert(kind)
+            if action == SQLITE_DELETE { collecting?.truncations.insert(key) }
+        case SQLITE_CREATE_INDEX...SQLITE_CREATE_VIEW, SQLITE_DROP_INDEX...SQLITE_DROP_VIEW, SQLITE_ALTER_TABLE,
+            SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
+            collecting?.changesSchema = true
+        default:
+            break
+        }
+    }
+
+    /// Starts recording the tables the statements run from now on read.
+    func startRecording() {
+        isRecording = true
+        recorded = ObservedRegion()
+        isActive = true
+    }
+
+    /// Stops recording and returns what was read.
+    func stopRecording() -> ObservedRegion {
+        for raw in recordedStatements where raw.reprepareCount != raw.regionAtReprepare {
+            raw.regionAtReprepare = raw.reprepareCount
+            raw.region = region(of: raw.sql)
+            if let region = raw.region { recorded.formUnion(region.reads) }
+        }
+        recordedStatements = []
+        isRecording = false
+        isActive = configuration.tracksChanges
+        return recorded
+    }
+
+    // MARK: - Commits, here and elsewhere
+
+    private func didRollBack() {
+        rollbackCount += 1
+        if !pending.isEmpty { pending = [:] }
+        pendingRegion = ObservedRegion()
+        pendingSchemaChange = false
+        commitRequested = false
+    }
+
+    private func didChangeRow(operation: Int32, table: UnsafePointer<CChar>, rowID: Int64) {
+        let name = String(cString: table)
+        let key = name.sqlIdentifierKey
+        var entry = pending[key] ?? PendingTable(name: name)
+        entry.kinds.insert(operation == SQLITE_INSERT ? .insert : operation == SQLITE_UPDATE ? .update : .delete)
+        if entry.rowsAreKnown {
+            entry.rowIDs.insert(rowID)
+            if entry.rowIDs.count > Self.rowIDLimit {
+                entry.rowsAreKnown = false
+                entry.rowIDs = []
+            }
+        }
+        pending[key] = entry
+    }
+
+    /// Moves the changes of a transaction that committed (the commit hook ran and the connection is back in
+    /// autocommit mode) to the committed list. A commit that failed after its hook leaves the transaction open, and
+    /// the changes pending.
+    private func settle() {
+        guard commitRequested else { return }
+        commitRequested = false
+        guard sqlite3_get_autocommit(db) != 0 else { return }
+        guard !pendingRegion.isEmpty else { return }
+        if configuration.reportsRows {
+            let tables = pending.values.map { entry in
+                DatabaseChange.TableChange(
+                    table: entry.name, kinds: entry.kinds,
+                    rowIDs: entry.rowsAreKnown && !entry.rowIDs.isEmpty ? entry.rowIDs : nil)
+            }
+            committedChanges.append(DatabaseChange(tables: tables, changesSchema: pendingSchemaChange))
+            pending = [:]
+        }
+        committedRegion.formUnion(pendingRegion)
+        pendingRegion = ObservedRegion()
+        pendingSchemaChange = false
+    }
+
+    /// The tables changed by the transactions committed since the last call, and their changes (one per
+    /// transaction, in commit order) when subscribers want them; `nil` when none committed.
+    func takeCommitted() -> (region: ObservedRegion, changes: [DatabaseChange])? {
+        settle()
+        guard !committedRegion.isEmpty else { return nil }
+        defer {
+            committedRegion = ObservedRegion()
+            if !committedChanges.isEmpty { committedChanges = [] }
+        }
+        return (committedRegion, committedChanges)
+    }
+
+    /// Whether another connection or process committed since the last check.
+    func otherConnectionCommitted() -> Bool {
+        let version = readDataVersion()
+        defer { dataVersion = version }
+        guard let previous = dataVersion, let version else { return false }
+        return version != previous
+    }
+
+    /// `PRAGMA data_version`: it changes when another connection commits, never for this one's commits.
+    /// See <https://www.sqlite.org/pragma.html#pragma_data_version>.
+    private func readDataVersion() -> Int64? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &statement, nil) == SQLITE_OK, let statement else {
+            return nil
+        }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        return sqlite3_column_int64(statement, 0)
+    }
+}

@@ -1,0 +1,265 @@
+import Synchronization
+
+/// The observers of one writing ``SharedConnection``: query observations and ``DatabaseChange`` subscribers.
+///
+/// The hub knows what each observation's last fetch read, and marks it changed when a committed transaction
+/// touched that region. It says which hooks the connection needs (``wanted``), which the connection applies at the
+/// start of its next access, and it checks SQLite's data version every so often while anyone observes, for
+/// commits made by other connections and processes. It holds no connection: its owner polls through a weak
+/// reference, and closes the hub when it goes away.
+final class ObservationHub: Sendable {
+    /// The hooks the connection needs.
+    struct Wanted: Hashable, Sendable {
+        /// Commits must be reported, at table level.
+        var tracksChanges = false
+        /// Row ids must be reported too (SQLite's update hook), for ``DatabaseChange`` subscribers.
+        var reportsRows = false
+    }
+
+    private struct Observer {
+        /// What the last fetch read; `nil` before the first fetch ends.
+        var region: ObservedRegion?
+        /// The changes published while a fetch runs, kept until it says what it read.
+        var missed = ObservedRegion()
+        var isChanged = false
+        var isCancelled = false
+        var waiter: CheckedContinuation<Bool, Never>?
+        var interval: Duration
+    }
+
+    private struct State {
+        var observers: [Int: Observer] = [:]
+        var subscribers: [Int: AsyncStream<DatabaseChange>.Continuation] = [:]
+        var nextID = 0
+        var isClosed = false
+        var poller: Task<Void, Never>?
+        var pollsOtherConnections = false
+        /// The observations whose last fetch read each table (by key), so that a commit finds the ones it touches
+        /// without looking at the others.
+        var readers: [String: Set<Int>] = [:]
+        /// The observations whose last fetch read an unknown region, and those whose fetch is running (or has not
+        /// run yet): both see every change.
+        var readersOfEverything: Set<Int> = []
+        var fetching: Set<Int> = []
+
+        /// Files the observation under the tables of `region`, or takes it out (`region` `nil`).
+        mutating func index(_ id: Int, from old: ObservedRegion?, to new: ObservedRegion?) {
+            if let old {
+                readersOfEverything.remove(id)
+                for table in old.tables { readers[table]?.remove(id) }
+            }
+            if let new {
+                if new.isEverything { readersOfEverything.insert(id) }
+                for table in new.tables { readers[table, default: []].insert(id) }
+            }
+        }
+        weak var owner: SharedConnection?
+    }
+
+    private let state = TrackedMutex(State())
+    /// The bits of ``Wanted``, read by the connection at the start of every access.
+    private let wantedBits = Atomic<Int>(0)
+
+    /// The hooks the connection needs now.
+    var wanted: Wanted {
+        let bits = wantedBits.load(ordering: .acquiring)
+        return Wanted(tracksChanges: bits & 1 != 0, reportsRows: bits & 2 != 0)
+    }
+
+    /// How many observations and change subscribers are registered (for tests of their release).
+    var observerCount: Int {
+        state.withLock { $0.observers.count }  // a subscriber has an entry there too
+    }
+
+    /// Sets the connection whose data version is polled while anyone observes.
+    ///
+    /// A private in-memory database has no other connection, so it is never polled.
+    func attach(_ owner: SharedConnection) {
+        state.withLock { state in
+            state.owner = owner
+            state.pollsOtherConnections = owner.mode != .inMemory
+        }
+    }
+
+    // MARK: - Registration
+
+    /// Registers an observation; `nil` when the owner is gone.
+    func addObserver(interval: Duration) -> Int? {
+        state.withLock { state -> Int? in
+            guard !state.isClosed else { return nil }
+            state.nextID += 1
+            state.observers[state.nextID] = Observer(interval: interval)
+            state.fetching.insert(state.nextID)
+            update(&state)
+            return state.nextID
+        }
+    }
+
+    /// Registers a change subscriber; returns `false` (and finishes it) when the owner is gone.
+    func addSubscriber(_ continuation: AsyncStream<DatabaseChange>.Continuation, interval: Duration) -> Int? {
+        let id = state.withLock { state -> Int? in
+            guard !state.isClosed else { return nil }
+            state.nextID += 1
+            state.subscribers[state.nextID] = continuation
+            // A subscriber takes part in polling with an observer entry that is never waited on.
+            state.observers[-state.nextID] = Observer(region: ObservedRegion(), interval: interval)
+            update(&state)
+            return state.nextID
+        }
+        if id == nil { continuation.finish() }
+        return id
+    }
+
+    /// Removes an observation or subscriber, waking a waiting observation.
+    func remove(_ id: Int) {
+        let (waiter, subscriber) = state.withLock { state in
+            let observer = state.observers.removeValue(forKey: id)
+            state.observers[-id] = nil
+            state.fetching.remove(id)
+            state.index(id, from: observer?.region, to: nil)
+            let subscriber = state.subscribers.removeValue(forKey: id)
+            update(&state)
+            return (observer?.waiter, subscriber)
+        }
+        waiter?.resume(returning: false)
+        subscriber?.finish()
+    }
+
+    /// Ends every observation: the owner is gone.
+    func close() {
+        let (waiters, subscribers) = state.withLock { state in
+            state.isClosed = true
+            let waiters = state.observers.values.compactMap(\.waiter)
+            let subscribers = Array(state.subscribers.values)
+            state.observers = [:]
+            state.subscribers = [:]
+            state.readers = [:]
+            state.readersOfEverything = []
+            state.fetching = []
+            update(&state)
+            return (waiters, subscribers)
+        }
+        for waiter in waiters { waiter.resume(returning: false) }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    /// Recomputes the wanted hooks, and starts or stops polling.
+    private func update(_ state: inout State) {
+        let tracks = !state.observers.isEmpty
+        wantedBits.store((tracks ? 1 : 0) | (state.subscribers.isEmpty ? 0 : 2), ordering: .releasing)
+        if tracks && state.poller == nil && !state.isClosed && state.pollsOtherConnections {
+            state.poller = Task { [weak self] in await self?.poll() }
+        } else if !tracks, let poller = state.poller {
+            poller.cancel()
+            state.poller = nil
+        }
+    }
+
+    // MARK: - Fetches and changes
+
+    /// Marks the start of a fetch: changes from now on are kept until the fetch says what it read.
+    func fetchWillStart(_ id: Int) {
+        state.withLock { state in
+            guard state.observers[id] != nil else { return }
+            state.fetching.insert(id)
+            state.observers[id]?.missed = ObservedRegion()
+        }
+    }
+
+    /// Records what a fetch read; marks the observation changed if a change made during the fetch touched it.
+    func fetchDidEnd(_ id: Int, region: ObservedRegion) {
+        state.withLock { state in
+            guard var observer = state.observers[id] else { return }
+            state.index(id, from: observer.region, to: region)
+            state.fetching.remove(id)
+            observer.region = region
+            if observer.missed.intersects(region) { observer.isChanged = true }
+            observer.missed = ObservedRegion()
+            state.observers[id] = observer
+        }
+    }
+
+    /// Waits until a change touches the observation's region. Returns `false` when the observation ends instead
+    /// (removed, the owner gone, the task cancelled).
+    func waitForChange(_ id: Int) async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let answer = state.withLock { state -> Bool? in
+                    guard var observer = state.observers[id], !observer.isCancelled else { return false }
+                    if observer.isChanged {
+                        observer.isChanged = false
+                        state.observers[id] = observer
+                        return true
+                    }
+                    observer.waiter = continuation
+                    state.observers[id] = observer
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.observers[id]?.isCancelled = true
+                defer { state.observers[id]?.waiter = nil }
+                return state.observers[id]?.waiter
+            }
+            waiter?.resume(returning: false)
+        }
+    }
+
+    /// Delivers committed transactions: to the observations whose region they touch, and to every subscriber.
+    func publish(_ committed: (region: ObservedRegion, changes: [DatabaseChange])?) {
+        guard let (touched, changes) = committed else { return }
+        let (waiters, subscribers) = state.withLock { state in
+            for id in state.fetching { state.observers[id]?.missed.formUnion(touched) }
+            var touchedIDs = state.readersOfEverything
+            if touched.isEverything {
+                for (id, observer) in state.observers where id > 0 && observer.region?.isEmpty == false {
+                    touchedIDs.insert(id)
+                }
+            } else {
+                for table in touched.tables {
+                    if let ids = state.readers[table] { touchedIDs.formUnion(ids) }
+                }
+            }
+            var waiters: [CheckedContinuation<Bool, Never>] = []
+            for id in touchedIDs where !state.fetching.contains(id) {
+                if let waiter = state.observers[id]?.waiter {
+                    waiters.append(waiter)
+                    state.observers[id]?.waiter = nil
+                } else {
+                    state.observers[id]?.isChanged = true
+                }
+            }
+            return (waiters, state.subscribers.isEmpty ? [] : Array(state.subscribers.values))
+        }
+        for waiter in waiters { waiter.resume(returning: true) }
+        for subscriber in subscribers {
+            for change in changes { subscriber.yield(change) }
+        }
+    }
+
+    // MARK: - Other connections
+
+    /// Checks the data version at the shortest interval any observer asked for, while anyone observes.
+    private func poll() async {
+        while true {
+            let next = state.withLock { state -> Duration? in
+                guard state.owner != nil else { return nil }
+                return state.observers.values.map(\.interval).min()
+            }
+            guard let interval = next else { return }
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return  // cancelled: nobody observes any more
+            }
+            // The owner is looked up again after the sleep, so that polling never keeps it alive.
+            guard let owner = state.withLock({ $0.owner }) else { return }
+            if (try? await owner.otherConnectionCommitted()) == true {
+                let change = DatabaseChange(tables: [], isFromAnotherConnection: true)
+                publish((ObservedRegion(isEverything: true), [change]))
+            }
+        }
+    }
+}

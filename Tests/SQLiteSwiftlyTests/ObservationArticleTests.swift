@@ -1,0 +1,97 @@
+import Foundation
+import SQLiteSwiftly
+import Testing
+
+extension ArticleFixture.Planet: Equatable {
+    /// Planets are equal when all their columns are.
+    public static func == (left: Self, right: Self) -> Bool {
+        (left.id, left.name, left.au, left.moons) == (right.id, right.name, right.au, right.moons)
+    }
+}
+
+/// The examples of the Observation article.
+@Suite struct ObservationArticleTests {
+    typealias Planet = ArticleFixture.Planet
+
+    @Test("a shared connection's observation delivers the current count, then the count after a commit")
+    func observeClosure() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.sqlite")
+        // BEGIN Observation: observe a query
+        let shared = try SharedConnection(.create(path: path))
+        try await shared.write { db in try db.execute("CREATE TABLE notes (body TEXT NOT NULL)") }
+
+        let counts = shared.observe { db in
+            try db.fetchValue(Int.self, "SELECT count(*) FROM notes") ?? 0
+        }
+        Task {  // elsewhere, a write commits
+            try await shared.write { db in try db.execute("INSERT INTO notes VALUES (\("hello"))") }
+        }
+        var seen: [Int] = []
+        for try await count in counts {  // 0 at first, then 1 after the commit
+            seen.append(count)
+            if count == 1 { break }  // leaving the loop ends the observation
+        }
+        // END Observation: observe a query
+        #expect(seen.last == 1)
+        #expect(seen.allSatisfy { $0 == 0 || $0 == 1 })
+    }
+
+    @Test("a pool observes model rows, skipping duplicates")
+    func observeModels() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("planets.sqlite")
+        _ = try ArticleFixture.database(at: path)
+        // BEGIN Observation: pool and models
+        let pool = try ConnectionPool(.open(path: path))
+        let withMoons = pool.observe(Planet.self, "SELECT * FROM planets WHERE moons > \(0) ORDER BY id")
+            .removingDuplicates()  // a commit that leaves the result as it was delivers nothing
+        var iterator = withMoons.makeAsyncIterator()
+        let before = try await iterator.next()  // Earth, Jupiter, Saturn (Mars's moons are unknown)
+        try await pool.write { db in
+            try db.execute("UPDATE planets SET au = 0.39 WHERE name = 'Mercury'")  // same result: skipped
+        }
+        try await pool.write { db in
+            try db.execute("UPDATE planets SET moons = 2 WHERE name = 'Mars'")
+        }
+        let after = try await iterator.next()  // Earth, Mars, Jupiter, Saturn
+        // END Observation: pool and models
+        #expect(before?.map(\.name) == ["Earth", "Jupiter", "Saturn"])
+        #expect(after?.map(\.name) == ["Earth", "Mars", "Jupiter", "Saturn"])
+    }
+
+    @Test("the change stream reports the tables, kinds and rows of each commit")
+    func changeStream() async throws {
+        let shared = try SharedConnection(.inMemory)
+        try await shared.write { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)") }
+        // BEGIN Observation: changes
+        let changes = shared.changes()  // reports the transactions that start from now on
+        try await shared.write { db in
+            try db.execute("INSERT INTO notes (id, body) VALUES (1, 'a'), (2, 'b')")
+        }
+        var inserted: Set<Int64> = []
+        for await change in changes {
+            if let notes = change[table: "notes"], notes.kinds.contains(.insert) {
+                inserted = notes.rowIDs ?? []  // [1, 2]; nil would mean "the whole table"
+                break
+            }
+        }
+        // END Observation: changes
+        #expect(inserted == [1, 2])
+    }
+
+    @Test("the check interval for other connections is an option")
+    func options() async throws {
+        let shared = try SharedConnection(.inMemory)
+        // BEGIN Observation: options
+        let relaxed = ObservationOptions(otherConnectionCheckInterval: .seconds(1))
+        let tables = shared.observe(options: relaxed) { db in
+            try db.fetchAll(UntypedRow.self, "SELECT name FROM sqlite_schema WHERE type = 'table'")
+        }
+        // END Observation: options
+        var iterator = tables.makeAsyncIterator()
+        #expect(try await iterator.next()?.isEmpty == true)
+        #expect(relaxed.otherConnectionCheckInterval == .seconds(1))
+        #expect(ObservationOptions.default.otherConnectionCheckInterval == .milliseconds(100))
+    }
+}

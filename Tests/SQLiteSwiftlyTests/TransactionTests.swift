@@ -284,18 +284,21 @@ private struct BodyFailure: Error, Equatable {}
         let handle = db.interruptHandle
         let stop = Atomic<Bool>(false)
         let stopped = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            // Keep interrupting until the endless insert below has been stopped (an interrupt that lands before
-            // the statement's first step has no effect, so it is repeated).
-            while !stop.load(ordering: .acquiring) {
-                handle.interrupt()
-                sched_yield()
-            }
-            stopped.signal()
-        }
+        var interrupting = false
         do {
             try db.transaction {
                 try db.execute("INSERT INTO items (id) VALUES (-1)")
+                interrupting = true
+                // Interrupt only once the transaction is open (an interrupt landing in BEGIN fails the BEGIN, which
+                // is another case), and keep interrupting until the endless insert below has been stopped (one
+                // that lands before the statement's first step has no effect, so it is repeated).
+                Thread.detachNewThread {
+                    while !stop.load(ordering: .acquiring) {
+                        handle.interrupt()
+                        sched_yield()
+                    }
+                    stopped.signal()
+                }
                 try db.execute(
                     "INSERT INTO items (id) WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
                         + "SELECT x FROM c")
@@ -306,7 +309,7 @@ private struct BodyFailure: Error, Equatable {}
             #expect(error.kind == .transactionRolledBack)
         }
         stop.store(true, ordering: .releasing)
-        stopped.wait()
+        if interrupting { stopped.wait() }
         #expect(!db.isInTransaction)
         #expect(try count(db) == 0)
         #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")

@@ -35,7 +35,7 @@ final class RowEncodingState {
     init(raw: RawStatement, parameterMap: [Int32]?, columns: [Column], model: Any.Type) {
         self.raw = raw
         self.parameterMap = parameterMap
-        lookup = CodingKeyLookup(columns: columns)
+        lookup = CodingKeyLookup(columns: columns, recordingPlan: false)
         self.model = model
     }
 

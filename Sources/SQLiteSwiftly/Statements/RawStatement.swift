@@ -47,6 +47,8 @@ final class RawStatement {
     @usableFromInline @exclusivity(unchecked) var parameterMap: [Int32]?
     /// Where the text and blob values of the current run live, so that SQLite binds them without a copy.
     @usableFromInline let arena = BindingArena()
+    /// The state of ``CodableTableModel`` decodings, kept from row to row (see ``RowDecodingState``).
+    @exclusivity(unchecked) var decodingState: RowDecodingState?
     /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
     @exclusivity(unchecked) var lastUse = 0
 
@@ -61,6 +63,7 @@ final class RawStatement {
     deinit {
         sqlite3_finalize(handle)
         columnMap?.deallocate()
+        decodingState?.release()  // its container refers back to it
     }
 
     /// `SQLITE_TRANSIENT`: a C macro Swift cannot import. It tells SQLite to copy text and blobs at bind time.

@@ -1,0 +1,333 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The state of ``CodableTableModel`` decodings on one statement: the row, the key-to-column lookup and its
+/// plan, and the keyed container handed to `init(from:)`.
+///
+/// The statement keeps it from row to row (``RawStatement/decodingState``), so that a row allocates nothing
+/// and looks up no generic metadata: the lookup's plan, recorded at the first row, and the container are reused
+/// by every later row of the same model. A decoding that starts while another one on the same statement is
+/// running (an `init(from:)` that reads the same query again) gets a state of its own.
+///
+/// A `Decoder` is a reference a model's `init(from:)` could keep; the state is therefore marked invalid once
+/// `init(from:)` returns, and a decoder used later throws instead of reading whatever row the statement is on.
+/// It reads the statement only while valid, that is during an `init(from:)` that the statement's row loop is
+/// running: the statement owns the state, and the state refers back to it `unowned(unsafe)`.
+final class RowDecodingState {
+    unowned(unsafe) let raw: RawStatement
+    let model: ObjectIdentifier
+    /// The statement's SQL and table, for errors, kept apart from `raw` so that a late use can report them.
+    let sql: String
+    let table: String?
+    @exclusivity(unchecked) var number = 0
+    @exclusivity(unchecked) var lookup: CodingKeyLookup
+    @exclusivity(unchecked) var isValid = false
+    /// The keyed container of the last decoding (a ``CachedDecodingContainer``), and its key type.
+    @exclusivity(unchecked) private var container: AnyObject?
+    @exclusivity(unchecked) private var containerKey: ObjectIdentifier?
+    /// The property types decoded so far, each with its ``SQLiteValueConvertible`` conformance or `nil`.
+    @exclusivity(unchecked) private var storableTypes: [(ObjectIdentifier, (any SQLiteValueConvertible.Type)?)] = []
+
+    private init(raw: RawStatement, model: ObjectIdentifier, columns: [Column]) {
+        self.raw = raw
+        self.model = model
+        sql = raw.sql
+        table = raw.table
+        lookup = CodingKeyLookup(columns: columns, recordingPlan: true)
+    }
+
+    /// The state for decoding the current row of `raw` as `Model`: the statement's own when it decoded `Model`
+    /// before and is not decoding now, else a new one (kept by the statement unless it is in use).
+    static func begin<Model: TableModel>(_ model: Model.Type, raw: RawStatement, number: Int) -> RowDecodingState {
+        let state: RowDecodingState
+        if let cached = raw.decodingState, cached.model == ObjectIdentifier(model), !cached.isValid {
+            state = cached
+        } else {
+            state = RowDecodingState(raw: raw, model: ObjectIdentifier(model), columns: Model.columns)
+            if let previous = raw.decodingState {
+                if !previous.isValid {
+                    previous.release()
+                    raw.decodingState = state
+                }
+            } else {
+                raw.decodingState = state
+            }
+        }
+        state.number = number
+        state.lookup.rewind()
+        state.isValid = true
+        return state
+    }
+
+    /// Ends the decoding of the current row.
+    func end() {
+        isValid = false
+    }
+
+    /// Drops the cached container, which refers back to the state: the statement calls it when it lets go.
+    func release() {
+        container = nil
+        containerKey = nil
+    }
+
+    /// The keyed container over the row, made once per key type.
+    func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedDecodingContainer<Key> {
+        if containerKey == ObjectIdentifier(type), let container {
+            return unsafeDowncast(container, to: CachedDecodingContainer<Key>.self).container
+        }
+        let made = KeyedDecodingContainer(KeyedRowDecodingContainer<Key>(state: self))
+        // A nested state is dropped after its row: caching its container would keep it (and its cycle) alive.
+        if raw.decodingState === self {
+            container = CachedDecodingContainer(made)
+            containerKey = ObjectIdentifier(type)
+        }
+        return made
+    }
+
+    /// Reads the column of `key` in the current row.
+    @inline(__always) func value<V: SQLiteValueConvertible>(for key: some CodingKey) throws -> V {
+        try checkValid()
+        return try Row(raw: raw, number: number).value(at: index(of: key))
+    }
+
+    /// Reads the column of `key`, `nil` when the model has no such column.
+    @inline(__always) func valueIfPresent<V: SQLiteValueConvertible>(for key: some CodingKey) throws -> V? {
+        try checkValid()
+        guard let index = lookup.index(of: key) else { return nil }
+        return try Row(raw: raw, number: number).value(at: index)
+    }
+
+    /// Reads column `index` of the current row.
+    @inline(__always) func value<V: SQLiteValueConvertible>(at index: Int) throws -> V {
+        try checkValid()
+        return try Row(raw: raw, number: number).value(at: index)
+    }
+
+    /// Whether column `index` holds NULL.
+    func isNull(at index: Int) throws -> Bool {
+        try checkValid()
+        return try Row(raw: raw, number: number).isNull(at: index)
+    }
+
+    @inline(__always) func checkValid() throws {
+        guard isValid else { throw usedLate() }
+    }
+
+    private func usedLate() -> SQLiteError {
+        SQLiteError(
+            .misuse, message: "a Decoder was used after the init(from:) it was given returned; the row is gone",
+            sql: sql)
+    }
+
+    @inline(__always) func index(of key: some CodingKey) throws -> Int {
+        guard let index = lookup.index(of: key) else { throw notAColumn(key) }
+        return index
+    }
+
+    private func notAColumn(_ key: some CodingKey) -> SQLiteError {
+        var error = SQLiteError(
+            .modelMismatch, message: "the model decodes key \"\(key.stringValue)\", which is not one of its columns")
+        error.column = key.stringValue
+        error.row = number
+        return error.with(sql: sql, table: table)
+    }
+
+    /// Reads any `Decodable` at a column: directly for storable types, else as a single value or JSON.
+    func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        try checkValid()
+        if let convertible = storableType(T.self) {
+            return try read(convertible, at: index, as: type)
+        }
+        do {
+            return try T(from: ColumnDecoder(state: self, index: index))
+        } catch is NeedsJSON {
+            let bytes: [UInt8] = try value(at: index)
+            do {
+                return try JSONDecoder().decode(T.self, from: Data(bytes))
+            } catch {
+                var failure = SQLiteError.conversion("stored JSON does not decode as \(T.self): \(error)")
+                failure.column = lookup.names[index]
+                failure.row = number
+                throw failure.with(sql: sql, table: table)
+            }
+        }
+    }
+
+    /// `type` as a ``SQLiteValueConvertible`` type, or `nil`. The answers are kept: asking the runtime whether a
+    /// type conforms to a protocol costs about 300 instructions, once per value of every row.
+    private func storableType(_ type: Any.Type) -> (any SQLiteValueConvertible.Type)? {
+        let id = ObjectIdentifier(type)
+        for (known, storable) in storableTypes where known == id { return storable }
+        let storable = type as? any SQLiteValueConvertible.Type
+        storableTypes.append((id, storable))
+        return storable
+    }
+
+    private func read<V: SQLiteValueConvertible, T>(_ type: V.Type, at index: Int, as: T.Type) throws -> T {
+        let value: V = try self.value(at: index)
+        // V is T opened from the existential metatype of `storableType(T.self)`: the check never fails.
+        guard V.self == T.self else { throw SQLiteError(.misuse, message: "\(V.self) is not \(T.self)") }
+        return unsafeBitCast(value, to: T.self)
+    }
+}
+
+/// A keyed container kept by a ``RowDecodingState`` for the next row.
+final class CachedDecodingContainer<Key: CodingKey> {
+    let container: KeyedDecodingContainer<Key>
+
+    init(_ container: KeyedDecodingContainer<Key>) {
+        self.container = container
+    }
+}
+
+/// The `Decoder` handed to a ``CodableTableModel``'s `init(from:)`: one keyed container over the row.
+struct ModelDecoder: Decoder {
+    let state: RowDecodingState
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try state.checkValid()
+        return state.keyedContainer(type)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw SQLiteError(.misuse, message: "a CodableTableModel must decode with a keyed container")
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw SQLiteError(.misuse, message: "a CodableTableModel must decode with a keyed container")
+    }
+}
+
+/// The keyed container of a row: each key reads the column of the same name.
+struct KeyedRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let state: RowDecodingState
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { state.lookup.names.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { state.lookup.peek(key) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let index = state.lookup.peek(key) else { return true }
+        return try state.isNull(at: index)
+    }
+
+    @inline(__always) private func value<V: SQLiteValueConvertible>(_ key: Key) throws -> V {
+        try state.value(for: key)
+    }
+
+    @inline(__always) private func optional<V: SQLiteValueConvertible>(_ key: Key) throws -> V? {
+        try state.valueIfPresent(for: key)
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try value(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try value(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try value(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try value(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try value(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try value(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try value(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try state.checkValid()
+        return try state.decode(type, at: state.index(of: key))
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(key) }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try state.checkValid()
+        guard let index = state.lookup.index(of: key), try !state.isNull(at: index) else { return nil }
+        return try state.decode(type, at: index)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        throw SQLiteError(.misuse, message: "nested containers are not supported: store the value as a property")
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw SQLiteError(.misuse, message: "nested containers are not supported: store the value as a property")
+    }
+
+    func superDecoder() throws -> any Decoder {
+        throw SQLiteError(.misuse, message: "class inheritance is not supported by CodableTableModel")
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        throw SQLiteError(.misuse, message: "class inheritance is not supported by CodableTableModel")
+    }
+}
+
+/// The `Decoder` for one column's value that is not ``SQLiteValueConvertible``, such as a `String`-backed
+/// enum that only conforms to `Codable`: it offers a single-value container over the column.
+///
+/// Asking it for a keyed or unkeyed container throws ``NeedsJSON``, and the caller reads the column as JSON.
+struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
+    let state: RowDecodingState
+    let index: Int
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw NeedsJSON()
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw NeedsJSON()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        self
+    }
+
+    func decodeNil() -> Bool { (try? state.isNull(at: index)) ?? true }
+
+    @inline(__always) private func value<V: SQLiteValueConvertible>() throws -> V {
+        try state.value(at: index)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try value() }
+    func decode(_ type: String.Type) throws -> String { try value() }
+    func decode(_ type: Double.Type) throws -> Double { try value() }
+    func decode(_ type: Float.Type) throws -> Float { try value() }
+    func decode(_ type: Int.Type) throws -> Int { try value() }
+    func decode(_ type: Int8.Type) throws -> Int8 { try value() }
+    func decode(_ type: Int16.Type) throws -> Int16 { try value() }
+    func decode(_ type: Int32.Type) throws -> Int32 { try value() }
+    func decode(_ type: Int64.Type) throws -> Int64 { try value() }
+    func decode(_ type: UInt.Type) throws -> UInt { try value() }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try value() }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try value() }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try value() }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try value() }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try state.decode(type, at: index)
+    }
+}

@@ -28,8 +28,7 @@ final class RowDecodingState {
     /// The keyed container of the last decoding (a ``CachedDecodingContainer``), and its key type.
     @exclusivity(unchecked) private var container: AnyObject?
     @exclusivity(unchecked) private var containerKey: ObjectIdentifier?
-    /// The property types decoded so far, each with its ``SQLiteValueConvertible`` conformance or `nil`.
-    @exclusivity(unchecked) private var storableTypes: [(ObjectIdentifier, (any SQLiteValueConvertible.Type)?)] = []
+    @exclusivity(unchecked) private var storableTypes = StorableTypes()
 
     private init(raw: RawStatement, model: ObjectIdentifier, columns: [Column]) {
         self.raw = raw
@@ -138,7 +137,7 @@ final class RowDecodingState {
     /// Reads any `Decodable` at a column: directly for storable types, else as a single value or JSON.
     func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         try checkValid()
-        if let convertible = storableType(T.self) {
+        if let convertible = storableTypes.storable(T.self) {
             return try read(convertible, at: index, as: type)
         }
         do {
@@ -156,19 +155,9 @@ final class RowDecodingState {
         }
     }
 
-    /// `type` as a ``SQLiteValueConvertible`` type, or `nil`. The answers are kept: asking the runtime whether a
-    /// type conforms to a protocol costs about 300 instructions, once per value of every row.
-    private func storableType(_ type: Any.Type) -> (any SQLiteValueConvertible.Type)? {
-        let id = ObjectIdentifier(type)
-        for (known, storable) in storableTypes where known == id { return storable }
-        let storable = type as? any SQLiteValueConvertible.Type
-        storableTypes.append((id, storable))
-        return storable
-    }
-
     private func read<V: SQLiteValueConvertible, T>(_ type: V.Type, at index: Int, as: T.Type) throws -> T {
         let value: V = try self.value(at: index)
-        // V is T opened from the existential metatype of `storableType(T.self)`: the check never fails.
+        // V is T, opened from the existential metatype `storableTypes` gave for T: the check never fails.
         guard V.self == T.self else { throw SQLiteError(.misuse, message: "\(V.self) is not \(T.self)") }
         return unsafeBitCast(value, to: T.self)
     }

@@ -8,49 +8,114 @@ extension RowEncoder {
     /// Binds a `Codable` model's values through its `Encodable` conformance, each to its column's parameter by
     /// coding key, then binds NULL to the nullable columns it skipped (a `nil` optional). Counts every column as
     /// encoded once all are bound.
-    mutating func encodeByName<Model: Encodable>(_ model: Model, columns: [Column]) throws {
-        let state = RowEncodingState(raw: raw, parameterMap: raw.parameterMap, columns: columns, model: Model.self)
-        defer { state.isValid = false }
+    mutating func encodeByName<Model: TableModel & Encodable>(_ model: Model) throws {
+        let state = RowEncodingState.begin(Model.self, raw: raw)
+        defer { state.end() }
         try model.encode(to: ModelEncoder(state: state))
         try state.finish()
-        encodedCount = columns.count
+        encodedCount = state.columns.count
     }
 }
 
-/// The per-row state of a ``CodableTableModel`` encoding: where each column binds, and which were bound.
+/// The state of ``CodableTableModel`` encodings on one statement: where each column binds, which were bound,
+/// the key-to-column lookup and its plan, and the keyed container handed to `encode(to:)`.
+///
+/// Like ``RowDecodingState``, the statement keeps it from row to row (``RawStatement/encodingState``), so that
+/// a row allocates nothing and looks up no generic metadata, and an encoding that starts while another one on
+/// the same statement runs gets a state of its own.
 ///
 /// An `Encoder` is a reference a model's `encode(to:)` could keep; the state is therefore marked invalid once
-/// `encode(to:)` returns, and an encoder used later throws instead of binding to a statement that moved on.
+/// `encode(to:)` returns, and an encoder used later throws instead of binding to a statement that moved on. It
+/// binds only while valid: the statement owns the state, and the state refers back to it `unowned(unsafe)`.
 final class RowEncodingState {
-    let raw: RawStatement
-    let parameterMap: [Int32]?
-    @exclusivity(unchecked) var lookup: CodingKeyLookup
+    unowned(unsafe) let raw: RawStatement
     let model: Any.Type
+    /// The statement's SQL, for errors, kept apart from `raw` so that a late use can report it.
+    let sql: String
+    @exclusivity(unchecked) var parameterMap: [Int32]?
+    @exclusivity(unchecked) var lookup: CodingKeyLookup
     @exclusivity(unchecked) private var encodedLow: UInt64 = 0
-    private var encodedHigh: Set<Int> = []
-    @exclusivity(unchecked) var isValid = true
+    @exclusivity(unchecked) private var encodedHigh: Set<Int> = []
+    @exclusivity(unchecked) var isValid = false
+    /// The keyed container of the last encoding (a ``CachedEncodingContainer``), and its key type.
+    @exclusivity(unchecked) private var container: AnyObject?
+    @exclusivity(unchecked) private var containerKey: ObjectIdentifier?
+    @exclusivity(unchecked) private var storableTypes = StorableTypes()
 
     var columns: [Column] { lookup.columns }
 
-    init(raw: RawStatement, parameterMap: [Int32]?, columns: [Column], model: Any.Type) {
+    private init(raw: RawStatement, model: Any.Type, columns: [Column]) {
         self.raw = raw
-        self.parameterMap = parameterMap
-        lookup = CodingKeyLookup(columns: columns, recordingPlan: false)
         self.model = model
+        sql = raw.sql
+        lookup = CodingKeyLookup(columns: columns, recordingPlan: true)
     }
 
-    func index(of key: some CodingKey) throws -> Int {
-        guard isValid else {
-            throw SQLiteError(
-                .misuse, message: "an Encoder was used after the encode(to:) it was given returned", sql: raw.sql)
+    /// The state for encoding a `Model` into `raw`: the statement's own when it encoded `Model` before and is not
+    /// encoding now, else a new one (kept by the statement unless it is in use).
+    static func begin<Model: TableModel>(_ model: Model.Type, raw: RawStatement) -> RowEncodingState {
+        let state: RowEncodingState
+        if let cached = raw.encodingState, cached.model == model, !cached.isValid {
+            state = cached
+        } else {
+            state = RowEncodingState(raw: raw, model: model, columns: Model.columns)
+            if let previous = raw.encodingState {
+                if !previous.isValid {
+                    previous.release()
+                    raw.encodingState = state
+                }
+            } else {
+                raw.encodingState = state
+            }
         }
-        guard let index = lookup.index(of: key) else {
-            var error = SQLiteError(
-                .modelMismatch, message: "\(model) encodes key \"\(key.stringValue)\", which is not one of its columns")
-            error.column = key.stringValue
-            throw error
+        state.parameterMap = raw.parameterMap
+        state.encodedLow = 0
+        if !state.encodedHigh.isEmpty { state.encodedHigh.removeAll(keepingCapacity: true) }
+        state.lookup.rewind()
+        state.isValid = true
+        return state
+    }
+
+    /// Ends the encoding of the current row.
+    func end() {
+        isValid = false
+    }
+
+    /// Drops the cached container, which refers back to the state: the statement calls it when it lets go.
+    func release() {
+        container = nil
+        containerKey = nil
+    }
+
+    /// The keyed container over the columns, made once per key type.
+    func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if containerKey == ObjectIdentifier(type), let container {
+            return unsafeDowncast(container, to: CachedEncodingContainer<Key>.self).container
         }
+        let made = KeyedEncodingContainer(KeyedRowEncodingContainer<Key>(state: self))
+        // A nested state is dropped after its row: caching its container would keep it (and its cycle) alive.
+        if isValid && raw.encodingState === self {
+            container = CachedEncodingContainer(made)
+            containerKey = ObjectIdentifier(type)
+        }
+        return made
+    }
+
+    @inline(__always) func index(of key: some CodingKey) throws -> Int {
+        guard isValid else { throw usedLate() }
+        guard let index = lookup.index(of: key) else { throw notAColumn(key) }
         return index
+    }
+
+    private func usedLate() -> SQLiteError {
+        SQLiteError(.misuse, message: "an Encoder was used after the encode(to:) it was given returned", sql: sql)
+    }
+
+    private func notAColumn(_ key: some CodingKey) -> SQLiteError {
+        var error = SQLiteError(
+            .modelMismatch, message: "\(model) encodes key \"\(key.stringValue)\", which is not one of its columns")
+        error.column = key.stringValue
+        return error
     }
 
     /// The 1-based parameter of a column, 0 when the statement does not use it.
@@ -80,7 +145,7 @@ final class RowEncodingState {
 
     /// Binds any `Encodable`: directly for storable types, else as a single value or JSON text.
     func encode<T: Encodable>(_ value: T, column: Int) throws {
-        if let convertible = T.self as? any SQLiteValueConvertible.Type {
+        if let convertible = storableTypes.storable(T.self) {
             try bind(convertible, value, column: column)
             return
         }
@@ -91,15 +156,16 @@ final class RowEncodingState {
             probe.needsJSON = true
         }
         if probe.needsJSON {
-            try bind(try JSONText.encode(value, column: columns[column].name), column: column)
+            try bind(try JSONText.encode(value, column: lookup.names[column]), column: column)
         } else {
             try bind(value: probe.value ?? .null, column: column)
         }
     }
 
     private func bind<V: SQLiteValueConvertible, T>(_ type: V.Type, _ value: T, column: Int) throws {
-        guard let typed = value as? V else { throw SQLiteError(.misuse, message: "\(T.self) is not \(V.self)") }
-        try bind(typed, column: column)
+        // V is T, opened from the existential metatype `storableTypes` gave for T: the check never fails.
+        guard V.self == T.self else { throw SQLiteError(.misuse, message: "\(T.self) is not \(V.self)") }
+        try bind(unsafeBitCast(value, to: V.self), column: column)
     }
 
     /// Binds NULL to the nullable columns the model skipped (a `nil` optional); fails for the others.
@@ -126,7 +192,7 @@ struct ModelEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedRowEncodingContainer<Key>(state: state))
+        state.keyedContainer(type)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -264,58 +330,11 @@ enum JSONText {
     }
 }
 
-/// An encoder and container that throws a fixed error at the first value, for shapes a row cannot hold.
-///
-/// `Encoder`'s container methods cannot throw, so the error comes when the first value is encoded.
-struct RefusingContainer<Key: CodingKey>: Encoder, KeyedEncodingContainerProtocol, UnkeyedEncodingContainer,
-    SingleValueEncodingContainer
-{
-    let error: any Error
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    var count: Int { 0 }
+/// A keyed container kept by a ``RowEncodingState`` for the next row.
+final class CachedEncodingContainer<Key: CodingKey> {
+    let container: KeyedEncodingContainer<Key>
 
-    func container<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(RefusingContainer<NestedKey>(error: error))
-    }
-
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    func singleValueContainer() -> any SingleValueEncodingContainer { self }
-
-    mutating func encodeNil(forKey key: Key) throws { throw error }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw error }
-    mutating func encodeNil() throws { throw error }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw error }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type, forKey key: Key
-    ) -> KeyedEncodingContainer<NestedKey> {
-        container(keyedBy: keyType)
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type
-    ) -> KeyedEncodingContainer<NestedKey> {
-        container(keyedBy: keyType)
-    }
-
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { self }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { self }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { self }
-}
-
-/// A coding key built from a string or an integer.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-
-    init(stringValue: String) {
-        self.stringValue = stringValue
-    }
-
-    init(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
+    init(_ container: KeyedEncodingContainer<Key>) {
+        self.container = container
     }
 }

@@ -61,6 +61,6 @@ extension CodableTableModel {
     /// - Throws: ``SQLiteError`` when a value cannot be stored, when the model encodes a key that is not a
     ///   column, or leaves a non-nullable column unencoded; errors thrown by a custom `encode(to:)`.
     public func encode(to encoder: inout RowEncoder) throws {
-        try encoder.encodeByName(self, columns: Self.columns)
+        try encoder.encodeByName(self)
     }
 }

@@ -49,6 +49,8 @@ final class RawStatement {
     @usableFromInline let arena = BindingArena()
     /// The state of ``CodableTableModel`` decodings, kept from row to row (see ``RowDecodingState``).
     @exclusivity(unchecked) var decodingState: RowDecodingState?
+    /// The state of ``CodableTableModel`` encodings, kept from row to row (see ``RowEncodingState``).
+    @exclusivity(unchecked) var encodingState: RowEncodingState?
     /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
     @exclusivity(unchecked) var lastUse = 0
 
@@ -63,7 +65,8 @@ final class RawStatement {
     deinit {
         sqlite3_finalize(handle)
         columnMap?.deallocate()
-        decodingState?.release()  // its container refers back to it
+        decodingState?.release()  // their containers refer back to them
+        encodingState?.release()
     }
 
     /// `SQLITE_TRANSIENT`: a C macro Swift cannot import. It tells SQLite to copy text and blobs at bind time.

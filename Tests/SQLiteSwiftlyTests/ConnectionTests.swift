@@ -186,7 +186,7 @@ import Testing
             let db = try Connection(creating: path)
             weakConnection = db
             try db.execute("CREATE TABLE t (x)")
-            _ = try db.fetchAll(UntypedRow.self, "SELECT * FROM t")
+            for _ in 1...2 { _ = try db.fetchAll(UntypedRow.self, "SELECT * FROM t") }
             #expect(db.cachedStatementCount > 0)
         }
         #expect(weakConnection == nil)

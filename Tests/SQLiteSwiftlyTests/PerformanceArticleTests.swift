@@ -41,7 +41,7 @@ import Testing
         for id in 1...3 {
             _ = try db.fetchOne(Planet.self, "SELECT * FROM planets WHERE id = \(id)")  // one SQL text: id = ?
         }
-        let cached = db.cachedStatementCount  // 1: compiled once, run three times
+        let cached = db.cachedStatementCount  // 1: one text, kept from its second run
         // END Performance: cache
         #expect(cached == 1)
     }

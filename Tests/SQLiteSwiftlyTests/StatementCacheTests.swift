@@ -15,6 +15,27 @@ import Testing
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t WHERE x > ?", [15]) == 5)
     }
 
+    @Test("a text run once is not kept; its second run keeps it; a model statement is kept at its first run")
+    func keptFromSecondRun() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (x)")
+        let start = db.cachedStatementCount
+        for value in 1...200 { _ = try db.fetchValue(Int.self, SQL(verbatim: "SELECT \(value) + x FROM t")) }
+        #expect(db.cachedStatementCount == start)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+        #expect(db.cachedStatementCount == start)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+        #expect(db.cachedStatementCount == start + 1)
+        // Texts that only differ in how a letter is composed are different SQL, and different entries.
+        let composed = "SELECT 'caf\u{E9}'"
+        let decomposed = "SELECT 'cafe\u{301}'"
+        for _ in 1...2 {
+            #expect(try db.fetchValue(String.self, SQL(verbatim: composed)) == "caf\u{E9}")
+            #expect(try db.fetchValue(String.self, SQL(verbatim: decomposed))?.unicodeScalars.count == 5)
+        }
+        #expect(db.cachedStatementCount == start + 3)
+    }
+
     @Test("an interpolated list makes one cache entry per list length, whatever its values")
     func listLengths() throws {
         let db = try Connection.inMemory()
@@ -22,10 +43,12 @@ import Testing
             try db.fetchValue(Int.self, "SELECT count(*) FROM (SELECT 1 AS x) WHERE x IN (\(list: values))")
         }
         #expect(try count([1, 2]) == 1)
+        #expect(try count([3, 4]) == 0)  // the same text: kept at its second run
         let entries = db.cachedStatementCount
-        #expect(try count([3, 4]) == 0)
+        #expect(try count([5, 6]) == 0)
         #expect(db.cachedStatementCount == entries)
         #expect(try count([1, 2, 3]) == 1)
+        #expect(try count([1, 2, 4]) == 1)
         #expect(db.cachedStatementCount == entries + 1)
     }
 
@@ -33,11 +56,12 @@ import Testing
     func clear() throws {
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE t (x)")
-        try db.execute("INSERT INTO t VALUES (1)")
+        for _ in 1...2 { try db.execute("INSERT INTO t VALUES (1)") }
         #expect(db.cachedStatementCount > 0)
         db.clearStatementCache()
         #expect(db.cachedStatementCount == 0)
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 1)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 2)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 2)
         #expect(db.cachedStatementCount == 1)
     }
 
@@ -46,7 +70,7 @@ import Testing
         let db = try Connection.inMemory()
         _ = try db.fetchValue(Int.self, "SELECT 0")
         for value in 1...100 {
-            _ = try db.fetchValue(Int.self, SQL(verbatim: "SELECT \(value)"))
+            for _ in 1...2 { _ = try db.fetchValue(Int.self, SQL(verbatim: "SELECT \(value)")) }
             _ = try db.fetchValue(Int.self, "SELECT 0")  // keep this one recently used
         }
         #expect(db.cachedStatementCount == 64)
@@ -70,7 +94,7 @@ import Testing
         try db.execute("CREATE TABLE t (x)")
         for value in 1...3 { try db.execute("INSERT INTO t VALUES (?)", [value]) }
         let sql = "SELECT x FROM t ORDER BY x"
-        #expect(try db.fetchAll(UntypedRow.self, SQL(verbatim: sql)).count == 3)
+        for _ in 1...2 { #expect(try db.fetchAll(UntypedRow.self, SQL(verbatim: sql)).count == 3) }
         let count = db.cachedStatementCount
         let cursor = try db.fetchCursor(UntypedRow.self, SQL(verbatim: sql))
         #expect(try cursor.next()?.values == [.integer(1)])

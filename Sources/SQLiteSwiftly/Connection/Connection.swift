@@ -28,7 +28,7 @@ public final class Connection {
     /// A handle that interrupts this connection's running statement from another thread.
     public let interruptHandle: InterruptHandle
     /// Compiled statements for ad-hoc SQL, keyed by SQL text, and for model reads and writes.
-    var statementCache = StatementCache()
+    @exclusivity(unchecked) var statementCache = StatementCache()
     /// The trace hook's box while tracing is on.
     var tracer: Tracer?
     /// How many transactions and savepoints this connection has opened through ``transaction(_:_:)``.

@@ -97,7 +97,8 @@ extension Connection {
             return (cached, arguments)
         }
         try verifyOnce(type)
-        let raw = try cachedStatement(TableSQL.select(Model.tableName, columns: Model.columns, where: text))
+        let raw = try cachedStatement(
+            TableSQL.select(Model.tableName, columns: Model.columns, where: text), keepingAtFirstRun: true)
         statementCache.insert(raw, for: key)
         if !raw.isMidway { raw.schemaVerifiedAt = raw.reprepareCount }
         return (raw, arguments)
@@ -156,7 +157,7 @@ extension Connection {
             sql = TableSQL.delete(Model.tableName, columns: columns)
         }
         try verifyOnce(type)  // first, so that a drifted schema is a schemaMismatch error
-        let raw = try cachedStatement(sql)
+        let raw = try cachedStatement(sql, keepingAtFirstRun: true)
         // A DELETE binds only the key columns: the model's other values are skipped while it encodes.
         if purpose == .delete { raw.parameterMap = TableSQL.keyParameterMap(columns) }
         statementCache.insert(raw, for: key)

@@ -140,18 +140,27 @@ extension Connection {
     }
 
     /// The number of statements in the connection's statement cache.
+    ///
+    /// An SQL text is kept from its second run on (the statements of table reads and writes from their first):
+    /// a text run once is compiled, run and finalized.
     public var cachedStatementCount: Int {
         statementCache.count
     }
 
-    /// The compiled statement for `sql`, from the cache or newly compiled.
-    @usableFromInline func cachedStatement(_ sql: String) throws(SQLiteError) -> RawStatement {
-        // A statement that is still mid-way belongs to an outer run (a decoder that queries); leave it alone.
-        if let cached = statementCache.statement(for: sql), !cached.isMidway {
-            return cached
+    /// The compiled statement for `sql`: from the cache, or newly compiled and kept when this is the text's
+    /// second run (or `keepingAtFirstRun`, for model statements).
+    @usableFromInline func cachedStatement(_ sql: String, keepingAtFirstRun: Bool = false) throws(SQLiteError)
+        -> RawStatement
+    {
+        let key = SQLKey(sql)
+        if let cached = statementCache.statement(for: key) {
+            if !cached.isMidway { return cached }
+            // Mid-way, it belongs to an outer run (a decoder that queries): this run gets a statement of its own.
+            return try compile(sql, persistent: false)
         }
-        let raw = try compile(sql, persistent: true)
-        statementCache.insert(raw)
+        let keep = keepingAtFirstRun || statementCache.shouldKeep(missed: key)
+        let raw = try compile(sql, persistent: keep)
+        if keep { statementCache.insert(raw, for: key) }
         return raw
     }
 }

@@ -171,9 +171,11 @@ extension RawStatement {
     @inlinable func mapColumns<Decoded: RowDecodable>(for type: Decoded.Type) throws(SQLiteError) {
         let reprepares = reprepareCount
         if mappedRowType == ObjectIdentifier(type) && mappedAtReprepare == reprepares { return }
-        table = (type as? any TableModel.Type)?.tableName
+        let expected = Decoded.expectedColumnNames
+        // Only a type with column names can be a model: a one-off UntypedRow query skips the conformance check.
+        table = expected == nil ? nil : (type as? any TableModel.Type)?.tableName
         do {
-            try remapColumns(expected: Decoded.expectedColumnNames, typeName: type)
+            try remapColumns(expected: expected, typeName: type)
         } catch {
             abandon()
             throw error.with(table: table)

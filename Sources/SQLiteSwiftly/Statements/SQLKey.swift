@@ -1,0 +1,47 @@
+/// An SQL text as a key of the statement cache, hashed once.
+///
+/// The text is hashed by its UTF-8 bytes, eight at a time, and two keys are equal when their bytes are: SQLite
+/// compiles bytes, so two texts that Swift's `String` equality would call equal (the same letter composed in
+/// two ways) are different statements here. Keys are only ever the application's own SQL, so the hash needs no
+/// protection against crafted collisions, which would only make the cache slower.
+@usableFromInline
+struct SQLKey: Hashable {
+    let text: String
+    let hash: Int
+
+    @usableFromInline init(_ text: String) {
+        self.text = text
+        var text = text
+        hash = text.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var state = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            state = mix(state ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        while offset < bytes.count {
+            tail = tail << 8 | UInt64(bytes[offset])
+            offset += 1
+        }
+        return Int(truncatingIfNeeded: mix(state ^ tail))
+    }
+
+    private static func mix(_ value: UInt64) -> UInt64 {
+        let multiplied = value &* 0xFF51_AFD7_ED55_8CCD
+        return multiplied ^ (multiplied >> 32)
+    }
+
+    @usableFromInline func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
+
+    @usableFromInline static func == (left: SQLKey, right: SQLKey) -> Bool {
+        guard left.hash == right.hash else { return false }
+        var (first, second) = (left.text, right.text)
+        return first.withUTF8 { first in second.withUTF8 { first.elementsEqual($0) } }
+    }
+}

@@ -97,13 +97,13 @@ int rawc_insert_mixed(sqlite3 *db, const rawc_mixed *rows, int count) {
         const rawc_mixed *row = &rows[i];
         sqlite3_bind_int64(stmt, 1, row->id);
         sqlite3_bind_double(stmt, 2, row->score);
-        sqlite3_bind_text64(stmt, 3, row->name, row->name_length, SQLITE_TRANSIENT, SQLITE_UTF8);
+        sqlite3_bind_text64(stmt, 3, row->name, row->name_length, SQLITE_STATIC, SQLITE_UTF8);
         if (row->note) {
-            sqlite3_bind_text64(stmt, 4, row->note, row->note_length, SQLITE_TRANSIENT, SQLITE_UTF8);
+            sqlite3_bind_text64(stmt, 4, row->note, row->note_length, SQLITE_STATIC, SQLITE_UTF8);
         } else {
             sqlite3_bind_null(stmt, 4);
         }
-        sqlite3_bind_blob64(stmt, 5, row->payload, row->payload_length, SQLITE_TRANSIENT);
+        sqlite3_bind_blob64(stmt, 5, row->payload, row->payload_length, SQLITE_STATIC);
         rc = sqlite3_step(stmt);
         rc = rc == SQLITE_DONE ? sqlite3_reset(stmt) : rc;
     }

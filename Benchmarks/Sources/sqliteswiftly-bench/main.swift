@@ -147,7 +147,9 @@ func runTimed(_ options: Options, files: inout TemporaryFiles) throws {
         for store in options.stores {
             var times = Array(repeating: [UInt64](), count: workload.implementations.count)
             var checksums = Array(repeating: Int64?.none, count: workload.implementations.count)
-            for _ in 0..<options.runs {
+            for run in 0..<options.runs {
+                // Profiling counts the last run only: earlier runs warm up, as the medians of timed runs do.
+                let profiled = options.profile && run == options.runs - 1
                 for (index, implementation) in workload.implementations.enumerated() {
                     let location = Location(store: store, path: store == .memory ? ":memory:" : files.next())
                     defer { if store == .wal { TemporaryFiles.remove(location.path) } }
@@ -155,12 +157,12 @@ func runTimed(_ options: Options, files: inout TemporaryFiles) throws {
                     let checksum: Int64
                     do {
                         let body = try implementation.prepare(location, options.rows)
-                        if options.profile { rawc_profile_toggle() }
+                        if profiled { rawc_profile_toggle() }
                         let clock = workload.cpuTime ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC
                         let start = now(clock)
                         checksum = try body()
                         elapsed = now(clock) - start
-                        if options.profile {
+                        if profiled {
                             rawc_profile_toggle()
                             rawc_profile_dump("\(workload.name) | \(store.label) | \(implementation.name)")
                         }

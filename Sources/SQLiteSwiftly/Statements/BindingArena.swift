@@ -6,8 +6,8 @@
 /// `memcpy`; SQLite's own copy costs an allocation, its memory-statistics mutex and a free per value.
 ///
 /// Lifetime: every pointer handed out stays valid until ``reset()``, which ``RawStatement/begin()`` calls at the
-/// start of the next run after clearing the statement's bindings, and until `deinit`, which runs after the
-/// statement is finalized. A chunk outgrown during a run is kept until that reset, since earlier bindings point
+/// start of the next run (whose binds replace every old binding before the statement steps), and until `deinit`,
+/// which runs after the statement is finalized. A chunk outgrown during a run is kept until that reset, since earlier bindings point
 /// into it. Values above ``largestCopy`` bytes are left to SQLite (`SQLITE_TRANSIENT`): the arena never holds
 /// more than a few pages between runs.
 @usableFromInline
@@ -51,7 +51,8 @@ final class BindingArena {
         return fresh
     }
 
-    /// Forgets the values of the previous run. The caller has cleared the bindings that pointed here.
+    /// Forgets the values of the previous run. The caller binds every parameter again before the next step, or
+    /// has cleared the bindings that pointed here.
     @inlinable func reset() {
         used = 0
         if !outgrown.isEmpty { releaseOutgrown() }

@@ -97,11 +97,10 @@ final class RawStatement {
             sqlite3_reset(handle)
             isMidway = false
         }
-        if arena.isInUse {
-            // The last run's text and blobs are bound in place: unbind them before their memory is reused.
-            sqlite3_clear_bindings(handle)
-            arena.reset()
-        }
+        // The last run's text and blobs are bound in place. Their memory is reused without unbinding them
+        // first: SQLite reads a bound value only when the statement steps, and every run binds every parameter
+        // before its first step (the count is checked, and a run that fails while binding clears them all).
+        if arena.isInUse { arena.reset() }
         generation &+= 1
     }
 

@@ -56,24 +56,29 @@ public struct ParameterSlot: ~Copyable {
     /// - Throws: An SQLite error with code ``ResultCode/tooBig`` past SQLite's length limit, or
     ///   ``SQLiteError/Kind/parameterMismatch`` for a missing parameter.
     @inlinable public func bind(_ value: String) throws(SQLiteError) {
+        // Native and small strings lend their UTF-8 without a copy of the String value; others (a bridged
+        // string) are made contiguous first.
+        if let code = value.utf8.withContiguousStorageIfAvailable({ bindText($0) }) { return try check(code) }
         var text = value
-        let code = text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                // SQLite needs a non-NULL pointer for empty text: NULL would bind SQL NULL.
-                return sqlite3_bind_text64(statement, index, "", 0, RawStatement.transient, UInt8(SQLITE_UTF8))
-            }
-            let count = sqlite3_uint64(utf8.count)
-            if utf8.count <= BindingArena.largestCopy {
-                // Lives in the statement's arena until its next run: bound in place (SQLITE_STATIC).
-                let copy = raw.arena.copy(UnsafeRawPointer(base), count: utf8.count)
-                return sqlite3_bind_text64(
-                    statement, index, copy.assumingMemoryBound(to: CChar.self), count, nil, UInt8(SQLITE_UTF8))
-            }
-            return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
-                sqlite3_bind_text64(statement, index, chars, count, RawStatement.transient, UInt8(SQLITE_UTF8))
-            }
+        try check(text.withUTF8 { bindText($0) })
+    }
+
+    /// Binds UTF-8 bytes as text, and returns SQLite's result code.
+    @inlinable func bindText(_ utf8: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard let base = utf8.baseAddress, !utf8.isEmpty else {
+            // SQLite needs a non-NULL pointer for empty text: NULL would bind SQL NULL.
+            return sqlite3_bind_text64(statement, index, "", 0, RawStatement.transient, UInt8(SQLITE_UTF8))
         }
-        try check(code)
+        let count = sqlite3_uint64(utf8.count)
+        if utf8.count <= BindingArena.largestCopy {
+            // Lives in the statement's arena until its next run: bound in place (SQLITE_STATIC).
+            let copy = raw.arena.copy(UnsafeRawPointer(base), count: utf8.count)
+            return sqlite3_bind_text64(
+                statement, index, copy.assumingMemoryBound(to: CChar.self), count, nil, UInt8(SQLITE_UTF8))
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
+            sqlite3_bind_text64(statement, index, chars, count, RawStatement.transient, UInt8(SQLITE_UTF8))
+        }
     }
 
     /// Binds bytes as a blob; an empty buffer binds an empty blob.

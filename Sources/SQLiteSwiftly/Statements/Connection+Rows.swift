@@ -127,9 +127,11 @@ extension Connection {
         // sqlite3_changes64 keeps the count of the last INSERT, UPDATE or DELETE: other statements (CREATE,
         // PRAGMA, BEGIN...) leave it stale. The total count moves only when this statement changed rows.
         let before = totalChanges
-        try forEachRow(raw, as: UntypedRow.self, binding: bind, lift: { $0 }) {
-            (_: borrowing Row) throws(SQLiteError) in
-        }
+        // The row loop without its column mapping: rows a statement run for its effect returns (an INSERT ...
+        // RETURNING, a PRAGMA) are stepped over, never read. A failed bind or step leaves the statement reset.
+        try raw.begin()
+        try bind(raw)
+        while try raw.step() {}
         return raw.isReadOnly || totalChanges == before ? 0 : changes
     }
 }

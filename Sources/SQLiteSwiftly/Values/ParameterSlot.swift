@@ -132,10 +132,12 @@ public struct ParameterSlot: ~Copyable {
         if Value.self == Bool.self { return try unsafeBitCast(value, to: Bool.self).bind(to: self) }
         if Value.self == Data.self { return try unsafeBitCast(value, to: Data.self).bind(to: self) }
         if Value.self == [UInt8].self { return try unsafeBitCast(value, to: [UInt8].self).bind(to: self) }
+        // An optional's metadata comparison does not fold away even in specialized code (each costs a cached
+        // metadata look-up), so the most common optional comes first.
+        if Value.self == String?.self { return try bindOptional(unsafeBitCast(value, to: String?.self)) }
         if Value.self == Int?.self { return try bindOptional(unsafeBitCast(value, to: Int?.self)) }
         if Value.self == Int64?.self { return try bindOptional(unsafeBitCast(value, to: Int64?.self)) }
         if Value.self == Double?.self { return try bindOptional(unsafeBitCast(value, to: Double?.self)) }
-        if Value.self == String?.self { return try bindOptional(unsafeBitCast(value, to: String?.self)) }
         if Value.self == Bool?.self { return try bindOptional(unsafeBitCast(value, to: Bool?.self)) }
         if Value.self == Data?.self { return try bindOptional(unsafeBitCast(value, to: Data?.self)) }
         try value.bind(to: self)

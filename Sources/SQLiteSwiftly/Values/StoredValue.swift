@@ -186,13 +186,15 @@ public struct StoredValue: ~Copyable {
         if Value.self == Bool.self { return unsafeBitCast(try Bool(stored: self), to: Value.self) }
         if Value.self == Data.self { return unsafeBitCast(try Data(stored: self), to: Value.self) }
         if Value.self == [UInt8].self { return unsafeBitCast(try [UInt8](stored: self), to: Value.self) }
+        // An optional's metadata comparison does not fold away even in specialized code (each costs a cached
+        // metadata look-up), so the most common optional comes first.
+        if Value.self == String?.self {
+            return unsafeBitCast(try (isNull ? nil : String(stored: self)), to: Value.self)
+        }
         if Value.self == Int?.self { return unsafeBitCast(try (isNull ? nil : Int(stored: self)), to: Value.self) }
         if Value.self == Int64?.self { return unsafeBitCast(try (isNull ? nil : Int64(stored: self)), to: Value.self) }
         if Value.self == Double?.self {
             return unsafeBitCast(try (isNull ? nil : Double(stored: self)), to: Value.self)
-        }
-        if Value.self == String?.self {
-            return unsafeBitCast(try (isNull ? nil : String(stored: self)), to: Value.self)
         }
         if Value.self == Bool?.self { return unsafeBitCast(try (isNull ? nil : Bool(stored: self)), to: Value.self) }
         if Value.self == Data?.self { return unsafeBitCast(try (isNull ? nil : Data(stored: self)), to: Value.self) }

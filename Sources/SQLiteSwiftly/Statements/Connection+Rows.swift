@@ -47,7 +47,7 @@ extension Connection {
                 throw error
             }
         }
-        raw.abandon()
+        raw.stopEarly()
     }
 
     /// Maps the row type's columns again if the first step re-prepared the statement and, for a model query,
@@ -57,7 +57,7 @@ extension Connection {
         _ raw: RawStatement, _ type: Decoded.Type, checkingSchema: Bool
     ) throws(SQLiteError) {
         let reprepares = raw.reprepareCount
-        if reprepares != raw.mappedAtReprepare { try raw.mapColumns(for: type) }
+        try raw.remapIfReprepared(for: type, reprepares: reprepares)
         if checkingSchema && raw.schemaVerifiedAt != reprepares {
             if let mismatch = schemaMismatch(raw, type) {
                 raw.abandon()

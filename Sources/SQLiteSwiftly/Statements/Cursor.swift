@@ -50,7 +50,7 @@ public final class Cursor<Decoded: RowDecodable> {
             }
             number += 1
             // The first step re-prepares a statement whose schema changed: map the columns again if so.
-            if number == 1 { try raw.mapColumns(for: Decoded.self) }
+            if number == 1 { try raw.remapIfReprepared(for: Decoded.self, reprepares: raw.reprepareCount) }
             return try Decoded(row: Row(raw: raw, number: number))
         } catch {
             close()

@@ -135,6 +135,14 @@ final class RawStatement {
         return error
     }
 
+    /// Resets a statement whose run stopped before its end because the caller has what it wanted (the first
+    /// row), so that it holds no read transaction open. Its bindings stay: the next run replaces them all.
+    @inlinable func stopEarly() {
+        guard !isStepping else { return }  // the running step owns it; it resets itself when it ends
+        sqlite3_reset(handle)
+        isMidway = false
+    }
+
     /// Resets the statement and clears its bindings, after a failure or an abandoned run.
     @usableFromInline func abandon() {
         guard !isStepping else { return }  // the running step owns it; it resets itself when it ends
@@ -167,9 +175,24 @@ final class RawStatement {
 
 extension RawStatement {
     /// Works out where the row type's columns are in the result, once per row type and re-prepare.
+    ///
+    /// A statement is re-prepared only inside a step, and the row loop compares the re-prepare count after the
+    /// first step of every run, before any row is read (``Connection/afterFirstStep(_:_:checkingSchema:)``); so
+    /// before the run starts, a map made for this row type is either current or about to be redone there.
     @inlinable func mapColumns<Decoded: RowDecodable>(for type: Decoded.Type) throws(SQLiteError) {
-        let reprepares = reprepareCount
+        if mappedRowType == ObjectIdentifier(type) { return }
+        try map(type, reprepares: reprepareCount)
+    }
+
+    /// After a run's first step: maps the row type's columns again if the step re-prepared the statement.
+    @inlinable func remapIfReprepared<Decoded: RowDecodable>(for type: Decoded.Type, reprepares: Int32)
+        throws(SQLiteError)
+    {
         if mappedRowType == ObjectIdentifier(type) && mappedAtReprepare == reprepares { return }
+        try map(type, reprepares: reprepares)
+    }
+
+    @inlinable func map<Decoded: RowDecodable>(_ type: Decoded.Type, reprepares: Int32) throws(SQLiteError) {
         let expected = Decoded.expectedColumnNames
         // Only a type with column names can be a model: a one-off UntypedRow query skips the conformance check.
         table = expected == nil ? nil : (type as? any TableModel.Type)?.tableName

@@ -46,7 +46,7 @@ final class RawStatement {
     /// 0 for the columns it skips; `nil` when column `n` binds parameter `n`.
     @usableFromInline @exclusivity(unchecked) var parameterMap: [Int32]?
     /// Where the text and blob values of the current run live, so that SQLite binds them without a copy.
-    @usableFromInline let arena = BindingArena()
+    @usableFromInline @exclusivity(unchecked) var arena = BindingArena()
     /// The state of ``CodableTableModel`` decodings, kept from row to row (see ``RowDecodingState``).
     @exclusivity(unchecked) var decodingState: RowDecodingState?
     /// The state of ``CodableTableModel`` encodings, kept from row to row (see ``RowEncodingState``).
@@ -64,6 +64,7 @@ final class RawStatement {
 
     deinit {
         sqlite3_finalize(handle)
+        arena.deallocate()  // after finalizing: the statement's last bindings may point into it
         columnMap?.deallocate()
         decodingState?.release()  // their containers refer back to them
         encodingState?.release()

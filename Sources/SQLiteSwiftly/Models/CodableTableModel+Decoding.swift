@@ -16,23 +16,22 @@
 /// `init(from:)` returns, and a decoder used later throws instead of reading whatever row the statement is on.
 /// It reads the statement only while valid, that is during an `init(from:)` that the statement's row loop is
 /// running: the statement owns the state, and the state refers back to it `unowned(unsafe)`.
-final class RowDecodingState {
+final class RowDecodingState: StatementCodingState {
     unowned(unsafe) let raw: RawStatement
-    let model: ObjectIdentifier
+    let modelID: ObjectIdentifier
     /// The statement's SQL and table, for errors, kept apart from `raw` so that a late use can report them.
     let sql: String
     let table: String?
     @exclusivity(unchecked) var number = 0
     @exclusivity(unchecked) var lookup: CodingKeyLookup
     @exclusivity(unchecked) var isValid = false
-    /// The keyed container of the last decoding (a ``CachedDecodingContainer``), and its key type.
-    @exclusivity(unchecked) private var container: AnyObject?
-    @exclusivity(unchecked) private var containerKey: ObjectIdentifier?
+    /// The keyed container of the last decoding (a ``CachedDecodingContainer``).
+    @exclusivity(unchecked) private var container = ContainerSlot()
     @exclusivity(unchecked) private var storableTypes = StorableTypes()
 
     private init(raw: RawStatement, model: ObjectIdentifier, columns: [Column]) {
         self.raw = raw
-        self.model = model
+        modelID = model
         sql = raw.sql
         table = raw.table
         lookup = CodingKeyLookup(columns: columns, recordingPlan: true)
@@ -41,19 +40,8 @@ final class RowDecodingState {
     /// The state for decoding the current row of `raw` as `Model`: the statement's own when it decoded `Model`
     /// before and is not decoding now, else a new one (kept by the statement unless it is in use).
     static func begin<Model: TableModel>(_ model: Model.Type, raw: RawStatement, number: Int) -> RowDecodingState {
-        let state: RowDecodingState
-        if let cached = raw.decodingState, cached.model == ObjectIdentifier(model), !cached.isValid {
-            state = cached
-        } else {
-            state = RowDecodingState(raw: raw, model: ObjectIdentifier(model), columns: Model.columns)
-            if let previous = raw.decodingState {
-                if !previous.isValid {
-                    previous.release()
-                    raw.decodingState = state
-                }
-            } else {
-                raw.decodingState = state
-            }
+        let state = reusing(&raw.decodingState, model: ObjectIdentifier(model)) {
+            RowDecodingState(raw: raw, model: ObjectIdentifier(model), columns: Model.columns)
         }
         state.number = number
         state.lookup.rewind()
@@ -68,21 +56,17 @@ final class RowDecodingState {
 
     /// Drops the cached container, which refers back to the state: the statement calls it when it lets go.
     func release() {
-        container = nil
-        containerKey = nil
+        container.clear()
     }
 
     /// The keyed container over the row, made once per key type.
     func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedDecodingContainer<Key> {
-        if containerKey == ObjectIdentifier(type), let container {
-            return unsafeDowncast(container, to: CachedDecodingContainer<Key>.self).container
+        if let holder = container.holder(for: type) {
+            return unsafeDowncast(holder, to: CachedDecodingContainer<Key>.self).container
         }
         let made = KeyedDecodingContainer(KeyedRowDecodingContainer<Key>(state: self))
         // A nested state is dropped after its row: caching its container would keep it (and its cycle) alive.
-        if raw.decodingState === self {
-            container = CachedDecodingContainer(made)
-            containerKey = ObjectIdentifier(type)
-        }
+        if raw.decodingState === self { container.keep(CachedDecodingContainer(made), for: type) }
         return made
     }
 

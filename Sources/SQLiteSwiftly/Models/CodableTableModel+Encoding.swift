@@ -27,9 +27,10 @@ extension RowEncoder {
 /// An `Encoder` is a reference a model's `encode(to:)` could keep; the state is therefore marked invalid once
 /// `encode(to:)` returns, and an encoder used later throws instead of binding to a statement that moved on. It
 /// binds only while valid: the statement owns the state, and the state refers back to it `unowned(unsafe)`.
-final class RowEncodingState {
+final class RowEncodingState: StatementCodingState {
     unowned(unsafe) let raw: RawStatement
     let model: Any.Type
+    let modelID: ObjectIdentifier
     /// The statement's SQL, for errors, kept apart from `raw` so that a late use can report it.
     let sql: String
     @exclusivity(unchecked) var parameterMap: [Int32]?
@@ -37,9 +38,8 @@ final class RowEncodingState {
     @exclusivity(unchecked) private var encodedLow: UInt64 = 0
     @exclusivity(unchecked) private var encodedHigh: Set<Int> = []
     @exclusivity(unchecked) var isValid = false
-    /// The keyed container of the last encoding (a ``CachedEncodingContainer``), and its key type.
-    @exclusivity(unchecked) private var container: AnyObject?
-    @exclusivity(unchecked) private var containerKey: ObjectIdentifier?
+    /// The keyed container of the last encoding (a ``CachedEncodingContainer``).
+    @exclusivity(unchecked) private var container = ContainerSlot()
     @exclusivity(unchecked) private var storableTypes = StorableTypes()
 
     var columns: [Column] { lookup.columns }
@@ -47,6 +47,7 @@ final class RowEncodingState {
     private init(raw: RawStatement, model: Any.Type, columns: [Column]) {
         self.raw = raw
         self.model = model
+        modelID = ObjectIdentifier(model)
         sql = raw.sql
         lookup = CodingKeyLookup(columns: columns, recordingPlan: true)
     }
@@ -54,19 +55,8 @@ final class RowEncodingState {
     /// The state for encoding a `Model` into `raw`: the statement's own when it encoded `Model` before and is not
     /// encoding now, else a new one (kept by the statement unless it is in use).
     static func begin<Model: TableModel>(_ model: Model.Type, raw: RawStatement) -> RowEncodingState {
-        let state: RowEncodingState
-        if let cached = raw.encodingState, cached.model == model, !cached.isValid {
-            state = cached
-        } else {
-            state = RowEncodingState(raw: raw, model: model, columns: Model.columns)
-            if let previous = raw.encodingState {
-                if !previous.isValid {
-                    previous.release()
-                    raw.encodingState = state
-                }
-            } else {
-                raw.encodingState = state
-            }
+        let state = reusing(&raw.encodingState, model: ObjectIdentifier(model)) {
+            RowEncodingState(raw: raw, model: model, columns: Model.columns)
         }
         state.parameterMap = raw.parameterMap
         state.encodedLow = 0
@@ -83,21 +73,17 @@ final class RowEncodingState {
 
     /// Drops the cached container, which refers back to the state: the statement calls it when it lets go.
     func release() {
-        container = nil
-        containerKey = nil
+        container.clear()
     }
 
     /// The keyed container over the columns, made once per key type.
     func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if containerKey == ObjectIdentifier(type), let container {
-            return unsafeDowncast(container, to: CachedEncodingContainer<Key>.self).container
+        if let holder = container.holder(for: type) {
+            return unsafeDowncast(holder, to: CachedEncodingContainer<Key>.self).container
         }
         let made = KeyedEncodingContainer(KeyedRowEncodingContainer<Key>(state: self))
         // A nested state is dropped after its row: caching its container would keep it (and its cycle) alive.
-        if isValid && raw.encodingState === self {
-            container = CachedEncodingContainer(made)
-            containerKey = ObjectIdentifier(type)
-        }
+        if isValid && raw.encodingState === self { container.keep(CachedEncodingContainer(made), for: type) }
         return made
     }
 

@@ -119,4 +119,27 @@ private struct NameReader: RowDecodable {
         #expect(throws: Refusal()) { try db.fetchAll(Refusing.self, "SELECT 1") }
         #expect(try db.fetchValue(Int.self, "SELECT 2") == 2)
     }
+
+    @Test("the widest result SQLite allows reads every column; one past the last is an error")
+    func widestResult() throws {
+        let db = try Connection.inMemory()
+        let limit = db.limit(.columns)
+        let sql = "SELECT " + (0..<limit).map { "\($0) AS c\($0)" }.joined(separator: ", ")
+        let row = try #require(try db.fetchAll(UntypedRow.self, SQL(verbatim: sql)).first)
+        #expect(row.values.count == limit)
+        #expect(row[limit - 1] == .integer(Int64(limit - 1)))
+        let statement = try db.prepare(SQL(verbatim: sql))
+        let last = try statement.fetchValue(Int.self)
+        #expect(last == 0)
+        let error = sqliteError { _ = try db.fetchAll(OutOfRange.self, SQL(verbatim: sql)) }
+        #expect(error?.kind == .conversionFailed)
+        #expect(error?.message.contains("out of range") == true)
+    }
+}
+
+/// Reads a column index past the result's last.
+private struct OutOfRange: RowDecodable {
+    init(row: borrowing Row) throws {
+        _ = try row[row.count] as Int
+    }
 }

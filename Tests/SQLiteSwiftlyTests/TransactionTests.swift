@@ -285,13 +285,17 @@ private struct BodyFailure: Error, Equatable {}
         let stop = Atomic<Bool>(false)
         let stopped = DispatchSemaphore(value: 0)
         var interrupting = false
+        // Compiled before any interrupt: one that lands while a statement is being compiled fails the compile,
+        // before the statement runs, which is another case.
+        let endless = try db.prepare(
+            "INSERT INTO items (id) WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c")
         do {
             try db.transaction {
                 try db.execute("INSERT INTO items (id) VALUES (-1)")
                 interrupting = true
                 // Interrupt only once the transaction is open (an interrupt landing in BEGIN fails the BEGIN, which
                 // is another case), and keep interrupting until the endless insert below has been stopped (one
-                // that lands before the statement's first step has no effect, so it is repeated).
+                // that lands before the statement's first step is cleared by that step, so it is repeated).
                 Thread.detachNewThread {
                     while !stop.load(ordering: .acquiring) {
                         handle.interrupt()
@@ -299,9 +303,7 @@ private struct BodyFailure: Error, Equatable {}
                     }
                     stopped.signal()
                 }
-                try db.execute(
-                    "INSERT INTO items (id) WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
-                        + "SELECT x FROM c")
+                try endless.execute()
             }
             Issue.record("the endless insert should have been interrupted")
         } catch let error as SQLiteError {
@@ -313,6 +315,37 @@ private struct BodyFailure: Error, Equatable {}
         #expect(!db.isInTransaction)
         #expect(try count(db) == 0)
         #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
+    }
+
+    @Test("an interrupt still pending when the body fails does not stop the rollback")
+    func pendingInterruptRollsBack() throws {
+        struct Stop: Error {}
+        let directory = try TemporaryDirectory()
+        let db = try makeDatabase(directory)
+        // No statement runs when the interrupt arrives, so it stays pending until the next statement starts: the
+        // rollback must still happen.
+        #expect(throws: Stop.self) {
+            try db.transaction {
+                try db.execute("INSERT INTO items (id) VALUES (1)")
+                db.interruptHandle.interrupt()
+                throw Stop()
+            }
+        }
+        #expect(!db.isInTransaction)
+        #expect(try count(db) == 0)
+        // The same for a savepoint inside a transaction.
+        try db.transaction {
+            #expect(throws: Stop.self) {
+                try db.transaction {
+                    try db.execute("INSERT INTO items (id) VALUES (2)")
+                    db.interruptHandle.interrupt()
+                    throw Stop()
+                }
+            }
+            #expect(db.isInTransaction)
+            try db.execute("INSERT INTO items (id) VALUES (3)")
+        }
+        #expect(try db.fetchAll(UntypedRow.self, "SELECT id FROM items").map(\.values) == [[.integer(3)]])
     }
 
     @Test("a ROLLBACK inside the body is noticed: the commit is refused")

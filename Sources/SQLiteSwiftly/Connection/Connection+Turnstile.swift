@@ -20,7 +20,7 @@ extension Connection {
     ///   or the error of `begin` (the turn is left then).
     func beginInTurn(_ begin: String) throws(SQLiteError) -> WriterTurnstile? {
         guard let turnstile = openTurnstile() else {
-            try execute(SQL(verbatim: begin))
+            try executeKept(begin)
             return nil
         }
         let timeout = BusyWait.clamped(options.busyTimeout)
@@ -35,7 +35,7 @@ extension Connection {
         busyWait.pointee.timeout = max(.zero, timeout - (ContinuousClock.now - start))
         defer { busyWait.pointee.timeout = timeout }
         do {
-            try execute(SQL(verbatim: begin))
+            try executeKept(begin)
         } catch {
             turnstile.leave()
             throw error

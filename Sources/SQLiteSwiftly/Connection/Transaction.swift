@@ -58,9 +58,17 @@ extension Connection {
         let commit = nested ? "RELEASE \(savepoint)" : "COMMIT"
         // A writer takes its turn among the database's writers first (see ConnectionOptions.queuesWriters).
         let turnstile: WriterTurnstile?
+        // The statements that undo the transaction are compiled before it begins, and held (the cache may evict
+        // them while the body runs): an interrupt that lands while one is being compiled, after the body failed,
+        // would fail the compile and leave the transaction open.
+        let undo: (RawStatement, RawStatement?)
         do {
+            undo =
+                nested
+                ? (try kept("ROLLBACK TO \(savepoint)"), try kept("RELEASE \(savepoint)"))
+                : (try kept("ROLLBACK"), nil)
             if nested || kind == .deferred {
-                try execute(SQL(verbatim: begin))
+                try executeKept(begin)
                 turnstile = nil
             } else {
                 turnstile = try beginInTurn(begin)
@@ -77,7 +85,7 @@ extension Connection {
             result = try body()
         } catch {
             if isInTransaction {
-                try? rollBack(nested: nested, savepoint: savepoint)
+                try? rollBack(undo)
                 throw error
             }
             throw Self.rolledBack(error, lift: lift)
@@ -86,21 +94,28 @@ extension Connection {
             throw lift(endedByBody(rolledBack: changeTracker.rollbackCount != rollbacksBefore))
         }
         do {
-            try execute(SQL(verbatim: commit))
+            try executeKept(commit)
         } catch {
-            if isInTransaction { try? rollBack(nested: nested, savepoint: savepoint) }
+            if isInTransaction { try? rollBack(undo) }
             throw lift(error)
         }
         return result
     }
 
-    private func rollBack(nested: Bool, savepoint: String) throws(SQLiteError) {
-        if nested {
-            try execute(SQL(verbatim: "ROLLBACK TO \(savepoint)"))
-            try execute(SQL(verbatim: "RELEASE \(savepoint)"))
-        } else {
-            try execute("ROLLBACK")
-        }
+    /// Runs the held statements that undo a transaction or a savepoint.
+    private func rollBack(_ undo: (RawStatement, RawStatement?)) throws(SQLiteError) {
+        _ = try execute(undo.0) { _ throws(SQLiteError) in }
+        if let release = undo.1 { _ = try execute(release) { _ throws(SQLiteError) in } }
+    }
+
+    /// The compiled statement of a transaction-control text, kept in the statement cache from its first run.
+    private func kept(_ sql: String) throws(SQLiteError) -> RawStatement {
+        try cachedStatement(sql, keepingAtFirstRun: true)
+    }
+
+    /// Runs a transaction-control text, keeping its statement from its first run.
+    func executeKept(_ sql: String) throws(SQLiteError) {
+        _ = try execute(kept(sql)) { _ throws(SQLiteError) in }
     }
 
     /// The error for a body that returned after the transaction had ended: rolled back (by SQLite after an

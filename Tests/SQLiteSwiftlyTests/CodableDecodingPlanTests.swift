@@ -209,6 +209,15 @@ private struct Keeper: CodableTableModel {
         #expect(error?.kind == .conversionFailed)
         #expect(error?.column == "when")
         #expect(error?.row == 7)
+        // A first row that fails part-way leaves no half plan behind: the statement's next run reads every row.
+        try db.execute("UPDATE assorted SET \"when\" = 'not a date' WHERE id = 1")
+        let first = sqliteError { _ = try db.fetchAll(Assorted.self, where: "1 ORDER BY id") }
+        #expect(first?.row == 1)
+        try db.execute("UPDATE assorted SET \"when\" = NULL WHERE id IN (1, 7)")
+        var expected = models
+        expected[0].when = nil
+        expected[6].when = nil
+        #expect(try db.fetchAll(Assorted.self, where: "1 ORDER BY id") == expected)
     }
 
     @Test("a decoder or container kept after init(from:) throws, even once the statement and connection are gone")

@@ -11,8 +11,13 @@ extension RowEncoder {
     mutating func encodeByName<Model: TableModel & Encodable>(_ model: Model) throws {
         let state = RowEncodingState.begin(Model.self, raw: raw)
         defer { state.end() }
-        try model.encode(to: ModelEncoder(state: state))
-        try state.finish()
+        do {
+            try model.encode(to: ModelEncoder(state: state))
+            try state.finish()
+        } catch {
+            state.lookup.forgetUnfinishedPlan()
+            throw error
+        }
         encodedCount = state.columns.count
     }
 }

@@ -52,7 +52,12 @@ extension CodableTableModel {
     public init(row: borrowing Row) throws {
         let state = RowDecodingState.begin(Self.self, raw: row.raw, number: row.number)
         defer { state.end() }
-        try self.init(from: ModelDecoder(state: state))
+        do {
+            try self.init(from: ModelDecoder(state: state))
+        } catch {
+            state.lookup.forgetUnfinishedPlan()
+            throw error
+        }
     }
 
     /// Binds the model's values through its `Encodable` conformance, each to its column's parameter.

@@ -36,6 +36,16 @@ struct CodingKeyLookup {
         isRecording = recordingPlan
     }
 
+    /// Forgets a plan still being recorded, after a row that failed part-way: the next row records it again, whole.
+    mutating func forgetUnfinishedPlan() {
+        guard isRecording else { return }
+        planTypes.removeAll()
+        planTags.removeAll()
+        planKeys.removeAll()
+        planColumns.removeAll()
+        step = 0
+    }
+
     /// Starts a row: the next request is the plan's first.
     mutating func rewind() {
         if isRecording && !planKeys.isEmpty { isRecording = false }

@@ -7,9 +7,9 @@
 ///
 /// Lifetime: every pointer handed out stays valid until ``reset()``, which ``RawStatement/begin()`` calls at the
 /// start of the next run (whose binds replace every old binding before the statement steps), and until
-/// ``deallocate()``, which the statement's `deinit` calls after finalizing the statement. A chunk outgrown during a run is kept until that reset, since
-/// earlier bindings point into it. Values above ``largestCopy`` bytes are left to SQLite (`SQLITE_TRANSIENT`): the
-/// arena never holds more than a few pages between runs.
+/// ``deallocate()``, which the statement's `deinit` calls after finalizing the statement. A chunk outgrown during a
+/// run is kept until that reset, since earlier bindings point into it. Values above ``largestCopy`` bytes are left
+/// to SQLite (`SQLITE_TRANSIENT`): the arena never holds more than a few pages between runs.
 ///
 /// A struct stored in its ``RawStatement``, not an object of its own: a statement compiled for one run (one-off
 /// SQL) then costs no extra allocation, and a bind reaches the arena without retaining anything. Only the

@@ -2,8 +2,8 @@
 ///
 /// The text is hashed by its UTF-8 bytes, eight at a time, and two keys are equal when their bytes are: SQLite
 /// compiles bytes, so two texts that Swift's `String` equality would call equal (the same letter composed in
-/// two ways) are different statements here. Keys are only ever the application's own SQL, so the hash needs no
-/// protection against crafted collisions, which would only make the cache slower.
+/// two ways) are different statements here. The hash is not keyed against crafted collisions (a query console
+/// may cache what its user types): colliding texts would only cost comparisons, and the cache holds 64 at most.
 @usableFromInline
 struct SQLKey: Hashable {
     let text: String

@@ -47,6 +47,6 @@ struct SQLKey: Hashable {
     @usableFromInline static func == (left: SQLKey, right: SQLKey) -> Bool {
         guard left.hash == right.hash else { return false }
         var (first, second) = (left.text, right.text)
-        return first.withUTF8 { first in second.withUTF8 { first.elementsEqual($0) } }
+        return first.withUTF8 { first in second.withUTF8 { StoredValue.same(first, $0) } }
     }
 }

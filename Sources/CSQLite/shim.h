@@ -50,4 +50,11 @@ static inline const char *csqlite_column_table_name(sqlite3_stmt *statement, int
     return call ? call(statement, column) : 0;
 }
 
+/// `sqlite3_column_value`, declared to return a non-null pointer so that Swift reads it without a nil check.
+/// SQLite never returns NULL here: for a column out of range, or a statement with no current row, it returns a
+/// static NULL value (and it reads that value's flags before returning, so a null pointer could not get out).
+static inline sqlite3_value *_Nonnull csqlite_column_value(sqlite3_stmt *_Nonnull statement, int column) {
+    return sqlite3_column_value(statement, column);
+}
+
 #endif

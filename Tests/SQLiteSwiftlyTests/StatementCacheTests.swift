@@ -88,6 +88,57 @@ import Testing
         #expect(try db.fetchAll(UntypedRow.self, "SELECT * FROM t").first?.values == [.integer(1), .integer(2)])
     }
 
+    @Test("a kept or prepared SELECT * that gains columns reads them all, with their values in order")
+    func schemaGrowthPastFirstColumnCount() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (x)")
+        try db.execute("INSERT INTO t VALUES (1)")
+        let prepared = try db.prepare("SELECT * FROM t")
+        for _ in 1...2 {  // the second run keeps the text in the cache
+            #expect(try db.fetchAll(UntypedRow.self, "SELECT * FROM t").first?.values == [.integer(1)])
+        }
+        #expect(try prepared.fetchOne(UntypedRow.self)?.values == [.integer(1)])
+        try db.execute("ALTER TABLE t ADD COLUMN y DEFAULT 2")
+        try db.execute("ALTER TABLE t ADD COLUMN z DEFAULT 'three'")
+        try db.execute("ALTER TABLE t ADD COLUMN w DEFAULT 4.5")
+        let expected: [SQLiteValue] = [.integer(1), .integer(2), .text("three"), .real(4.5)]
+        let cached = try db.fetchAll(UntypedRow.self, "SELECT * FROM t").first
+        #expect(cached?.values == expected)
+        #expect(cached?.columnNames == ["x", "y", "z", "w"])
+        #expect(try prepared.fetchOne(UntypedRow.self)?.values == expected)
+        // A type naming its columns in another order reads them through a map as long as the new result.
+        #expect(try prepared.fetchOne(Reversed.self) == Reversed(w: 4.5, z: "three", y: 2, x: 1))
+        // Past the end of the map, before its start, or past Int32: an error, never a read.
+        let probe = try #require(try prepared.fetchOne(MappedProbe.self))
+        #expect(probe.x == 1)
+        #expect(probe.failures.count == 4)
+        #expect(probe.failures.allSatisfy { $0?.kind == .conversionFailed && $0?.message.contains("out of range") == true })
+    }
+
+    private struct MappedProbe: RowDecodable {
+        static let expectedColumnNames: [String]? = ["z", "x"]
+        var x: Int
+        var failures: [SQLiteError?] = []
+        init(row: borrowing Row) throws {
+            x = try row[1]
+            for index in [2, -1, 1 << 32 | 1, Int.min] {
+                do throws(SQLiteError) {
+                    let _: SQLiteValue = try row.sqliteValue(at: index)
+                    failures.append(nil)
+                } catch {
+                    failures.append(error)
+                }
+            }
+        }
+    }
+
+    private struct Reversed: RowDecodable, Equatable {
+        static let expectedColumnNames: [String]? = ["w", "z", "y", "x"]
+        var w: Double, z: String, y: Int, x: Int
+        init(w: Double, z: String, y: Int, x: Int) { (self.w, self.z, self.y, self.x) = (w, z, y, x) }
+        init(row: borrowing Row) throws { (w, z, y, x) = (try row[0], try row[1], try row[2], try row[3]) }
+    }
+
     @Test("a cursor of a cached SQL text has its own statement: cached runs do not end it")
     func cursorIndependentOfCache() throws {
         let db = try Connection.inMemory()

@@ -93,7 +93,7 @@ extension Connection {
     }
 
     /// Reads the first row as `Decoded`, without building an array; the statement is reset after it.
-    @inlinable func readFirst<Decoded: RowDecodable>(
+    @inlinable @inline(__always) func readFirst<Decoded: RowDecodable>(
         _ raw: RawStatement, as type: Decoded.Type, checkingSchema: Bool = false,
         binding bind: (RawStatement) throws(SQLiteError) -> Void
     ) throws -> Decoded? {

@@ -34,8 +34,10 @@ final class RawStatement {
     /// The row type whose columns were last mapped, with the re-prepare count at that time.
     @usableFromInline @exclusivity(unchecked) var mappedRowType: ObjectIdentifier?
     @usableFromInline @exclusivity(unchecked) var mappedAtReprepare: Int32 = -1
-    /// For each column of the mapped row type, its position in the result; `nil` when they coincide.
-    @usableFromInline @exclusivity(unchecked) var columnMap: UnsafeMutablePointer<Int32>?
+    /// For each column of the mapped row type, its position in the result (the identity when they coincide, so
+    /// that a read does not branch on whether there is a map); room for ``columnMapCapacity`` entries.
+    @usableFromInline @exclusivity(unchecked) var columnMap: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) var columnMapCapacity: Int
     /// The number of columns a ``Row`` of the mapped row type shows.
     @usableFromInline @exclusivity(unchecked) var visibleColumnCount: Int32 = 0
     /// The mapped row type's table, when it is a ``TableModel``, for errors.
@@ -60,12 +62,14 @@ final class RawStatement {
         self.functionErrors = functionErrors
         self.tracker = tracker
         parameterCount = sqlite3_bind_parameter_count(handle)
+        columnMapCapacity = max(Int(sqlite3_column_count(handle)), 1)
+        columnMap = .allocate(capacity: columnMapCapacity)
     }
 
     deinit {
         sqlite3_finalize(handle)
         arena.deallocate()  // after finalizing: the statement's last bindings may point into it
-        columnMap?.deallocate()
+        columnMap.deallocate()
         decodingState?.release()  // their containers refer back to them
         encodingState?.release()
     }
@@ -210,18 +214,20 @@ extension RawStatement {
     /// Finds each expected name among the result columns (ignoring ASCII case). When the first columns are the
     /// expected ones in order, no map is needed; otherwise each name must appear exactly once.
     @usableFromInline func remapColumns(expected: [String]?, typeName type: Any.Type) throws(SQLiteError) {
-        columnMap?.deallocate()
-        columnMap = nil
         mappedRowType = nil
+        visibleColumnCount = 0
         guard let expected else {
-            visibleColumnCount = columnCount  // no names needed: a one-off query maps once, so this is per run
+            // No names needed: a one-off query maps once, so this is per run.
+            mapIdentically(count: Int(columnCount))
             return
         }
         let actual = columnNames
         let actualKeys = actual.map(\.sqlIdentifierKey)
         let expectedKeys = expected.map(\.sqlIdentifierKey)
-        visibleColumnCount = Int32(expected.count)
-        if actualKeys.starts(with: expectedKeys) { return }
+        if actualKeys.starts(with: expectedKeys) {
+            mapIdentically(count: expected.count)
+            return
+        }
         var positions: [Int32] = []
         for (name, key) in zip(expected, expectedKeys) {
             let matches = actualKeys.indices.filter { actualKeys[$0] == key }
@@ -239,9 +245,24 @@ extension RawStatement {
             }
             positions.append(Int32(matches[0]))
         }
-        let map = UnsafeMutablePointer<Int32>.allocate(capacity: positions.count)
-        map.initialize(from: positions, count: positions.count)
-        columnMap = map
+        reserveColumnMap(positions.count)
+        columnMap.update(from: positions, count: positions.count)
+        visibleColumnCount = Int32(positions.count)
+    }
+
+    /// Maps each of the row type's `count` columns to the result column at the same position.
+    func mapIdentically(count: Int) {
+        reserveColumnMap(count)
+        for index in 0..<count { columnMap[index] = Int32(truncatingIfNeeded: index) }
+        visibleColumnCount = Int32(truncatingIfNeeded: count)
+    }
+
+    /// Makes room for a map of `count` columns (a re-prepared `SELECT *` may have gained some).
+    func reserveColumnMap(_ count: Int) {
+        guard count > columnMapCapacity else { return }
+        columnMap.deallocate()
+        columnMap = .allocate(capacity: count)
+        columnMapCapacity = count
     }
 }
 

@@ -18,8 +18,8 @@ public struct Row: ~Copyable {
     @usableFromInline let statement: OpaquePointer
     /// The statement's owner, for the context of errors. Unowned: a row never outlives the run that lends it.
     @usableFromInline unowned(unsafe) let raw: RawStatement
-    /// For each of the row type's columns, its position in the result; `nil` when the positions are the indexes.
-    @usableFromInline let columnMap: UnsafePointer<Int32>?
+    /// For each of the row type's columns, its position in the result.
+    @usableFromInline let columnMap: UnsafePointer<Int32>
     @usableFromInline let columnCount: Int32
     /// The 1-based number of this row within the statement's results.
     public let number: Int
@@ -78,7 +78,7 @@ public struct Row: ~Copyable {
     {
         let position = try self.position(of: index)
         do {
-            return try StoredValue(sqlite3_column_value(statement, position)).decode(Value.self)
+            return try StoredValue(csqlite_column_value(statement, position)).decode(Value.self)
         } catch {
             throw located(error, position: position)
         }
@@ -102,7 +102,7 @@ public struct Row: ~Copyable {
     public func sqliteValue(at index: Int) throws(SQLiteError) -> SQLiteValue {
         let position = try position(of: index)
         do {
-            return try StoredValue(sqlite3_column_value(statement, position)).sqliteValue()
+            return try StoredValue(csqlite_column_value(statement, position)).sqliteValue()
         } catch {
             throw located(error, position: position)
         }
@@ -129,9 +129,7 @@ public struct Row: ~Copyable {
 
     /// The result position of the row type's column `index`.
     @inlinable @inline(__always) func position(of index: Int) throws(SQLiteError) -> Int32 {
-        guard index >= 0 && index < Int(columnCount) else { throw outOfRange(index) }
-        let column = Int32(truncatingIfNeeded: index)
-        guard let columnMap else { return column }
+        guard UInt(bitPattern: index) < UInt(truncatingIfNeeded: columnCount) else { throw outOfRange(index) }
         return columnMap[index]
     }
 

@@ -82,14 +82,19 @@ public struct TableMacro: ExtensionMacro {
             members.append("\(access)static let indexes: [SQLiteSwiftly.TableIndex] = \(indexes)")
         }
         if !declared.contains("init(row:)") {
+            // Every column is read into a local before the first property is set: Swift 6.3 copies the whole
+            // struct once at the end of a throwing init that sets properties between its `try`s (see the
+            // Performance article), which costs more than the reads of a wide row.
             let reads = properties.enumerated().map { index, property in
-                guard property.isJSON else { return "    self.\(property.memberName) = try row[\(index)]" }
                 let type = property.type.trimmedDescription
-                return "    self.\(property.memberName) = try SQLiteSwiftlyMacros.JSONColumn.read(\(type).self, "
+                guard property.isJSON else { return "    let column\(index): \(type) = try row[\(index)]" }
+                return "    let column\(index) = try SQLiteSwiftlyMacros.JSONColumn.read(\(type).self, "
                     + "from: row, at: \(index))"
             }
+            let assignments = properties.indices.map { "    self.\(properties[$0].memberName) = column\($0)" }
             members.append(
-                "\(access)init(row: borrowing SQLiteSwiftly.Row) throws {\n\(reads.joined(separator: "\n"))\n}")
+                "\(access)init(row: borrowing SQLiteSwiftly.Row) throws {\n"
+                    + "\((reads + assignments).joined(separator: "\n"))\n}")
         }
         if !declared.contains("encode(to:)") {
             let writes = properties.map { property in

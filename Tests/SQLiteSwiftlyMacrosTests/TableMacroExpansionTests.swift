@@ -31,9 +31,12 @@ import Testing
                     ]
 
                     init(row: borrowing SQLiteSwiftly.Row) throws {
-                        self.id = try row[0]
-                        self.name = try row[1]
-                        self.moons = try row[2]
+                        let column0: Int64 = try row[0]
+                        let column1: String = try row[1]
+                        let column2: Int? = try row[2]
+                        self.id = column0
+                        self.name = column1
+                        self.moons = column2
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
@@ -93,13 +96,20 @@ import Testing
                     ]
 
                     init(row: borrowing SQLiteSwiftly.Row) throws {
-                        self.id = try row[0]
-                        self.name = try row[1]
-                        self.planet = try row[2]
-                        self.`default` = try row[3]
-                        self.hours = try row[4]
-                        self.minutes = try row[5]
-                        self.observed = try row[6]
+                        let column0: Int64 = try row[0]
+                        let column1: String = try row[1]
+                        let column2: Int64 = try row[2]
+                        let column3: Bool = try row[3]
+                        let column4: Int = try row[4]
+                        let column5: Int = try row[5]
+                        let column6: Double = try row[6]
+                        self.id = column0
+                        self.name = column1
+                        self.planet = column2
+                        self.`default` = column3
+                        self.hours = column4
+                        self.minutes = column5
+                        self.observed = column6
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
@@ -139,7 +149,8 @@ import Testing
                     public static let indexes: [SQLiteSwiftly.TableIndex] = [TableIndex("stars_by_name", on: ["name"])]
 
                     public init(row: borrowing SQLiteSwiftly.Row) throws {
-                        self.name = try row[0]
+                        let column0: String = try row[0]
+                        self.name = column0
                     }
 
                     public func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {

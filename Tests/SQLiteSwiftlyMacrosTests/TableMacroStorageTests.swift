@@ -147,10 +147,14 @@ import Testing
                     ]
 
                     init(row: borrowing SQLiteSwiftly.Row) throws {
-                        self.bytes = try row[0]
-                        self.more = try row[1]
-                        self.tags = try row[2]
-                        self.wrapped = try row[3]
+                        let column0: [UInt8] = try row[0]
+                        let column1: Array<Swift.UInt8>? = try row[1]
+                        let column2: Tags = try row[2]
+                        let column3: (Int) = try row[3]
+                        self.bytes = column0
+                        self.more = column1
+                        self.tags = column2
+                        self.wrapped = column3
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
@@ -194,10 +198,14 @@ import Testing
                     ]
 
                     init(row: borrowing SQLiteSwiftly.Row) throws {
-                        self.id = try row[0]
-                        self.steps = try SQLiteSwiftlyMacros.JSONColumn.read([String].self, from: row, at: 1)
-                        self.notes = try SQLiteSwiftlyMacros.JSONColumn.read([String: String]?.self, from: row, at: 2)
-                        self.name = try row[3]
+                        let column0: Int64 = try row[0]
+                        let column1 = try SQLiteSwiftlyMacros.JSONColumn.read([String].self, from: row, at: 1)
+                        let column2 = try SQLiteSwiftlyMacros.JSONColumn.read([String: String]?.self, from: row, at: 2)
+                        let column3: String = try row[3]
+                        self.id = column0
+                        self.steps = column1
+                        self.notes = column2
+                        self.name = column3
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {

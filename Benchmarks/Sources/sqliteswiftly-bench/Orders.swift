@@ -12,20 +12,20 @@ import SQLiteSwiftly
 // a malloc'd buffer.
 
 struct OursOrder: TableModel {
-    var id: Int
-    var customerID: Int
-    var total: Double
-    var status: String
-    var email: String?
-    var phone: String?
-    var shipName: String?
-    var shipLine1: String?
-    var shipLine2: String?
-    var shipCity: String?
-    var shipRegion: String?
-    var shipPostcode: String?
-    var shipCountry: String?
-    var note: String?
+    let id: Int
+    let customerID: Int
+    let total: Double
+    let status: String
+    let email: String?
+    let phone: String?
+    let shipName: String?
+    let shipLine1: String?
+    let shipLine2: String?
+    let shipCity: String?
+    let shipRegion: String?
+    let shipPostcode: String?
+    let shipCountry: String?
+    let note: String?
 
     static let tableName = "orders"
     static let columns =
@@ -38,21 +38,36 @@ struct OursOrder: TableModel {
             "ship_country", "note",
         ].map { Column($0, String?.self) }
 
+    // Every column is read before the first property is set, as the Performance article recommends.
     init(row: borrowing Row) throws {
-        id = try row[0]
-        customerID = try row[1]
-        total = try row[2]
-        status = try row[3]
-        email = try row[4]
-        phone = try row[5]
-        shipName = try row[6]
-        shipLine1 = try row[7]
-        shipLine2 = try row[8]
-        shipCity = try row[9]
-        shipRegion = try row[10]
-        shipPostcode = try row[11]
-        shipCountry = try row[12]
-        note = try row[13]
+        let id: Int = try row[0]
+        let customerID: Int = try row[1]
+        let total: Double = try row[2]
+        let status: String = try row[3]
+        let email: String? = try row[4]
+        let phone: String? = try row[5]
+        let shipName: String? = try row[6]
+        let shipLine1: String? = try row[7]
+        let shipLine2: String? = try row[8]
+        let shipCity: String? = try row[9]
+        let shipRegion: String? = try row[10]
+        let shipPostcode: String? = try row[11]
+        let shipCountry: String? = try row[12]
+        let note: String? = try row[13]
+        self.id = id
+        self.customerID = customerID
+        self.total = total
+        self.status = status
+        self.email = email
+        self.phone = phone
+        self.shipName = shipName
+        self.shipLine1 = shipLine1
+        self.shipLine2 = shipLine2
+        self.shipCity = shipCity
+        self.shipRegion = shipRegion
+        self.shipPostcode = shipPostcode
+        self.shipCountry = shipCountry
+        self.note = note
     }
 
     func encode(to encoder: inout RowEncoder) throws {

@@ -55,11 +55,11 @@ struct OursInts: TableModel {
 }
 
 struct OursMixed: TableModel {
-    var id: Int
-    var score: Double
-    var name: String
-    var note: String?
-    var payload: Data
+    let id: Int
+    let score: Double
+    let name: String
+    let note: String?
+    let payload: Data
 
     static let tableName = "mixed"
     static let columns = [
@@ -75,12 +75,18 @@ struct OursMixed: TableModel {
         payload = Data(Dataset.payload(row))
     }
 
+    // Every column is read before the first property is set, as the Performance article recommends.
     init(row: borrowing Row) throws {
-        id = try row[0]
-        score = try row[1]
-        name = try row[2]
-        note = try row[3]
-        payload = try row[4]
+        let id: Int = try row[0]
+        let score: Double = try row[1]
+        let name: String = try row[2]
+        let note: String? = try row[3]
+        let payload: Data = try row[4]
+        self.id = id
+        self.score = score
+        self.name = name
+        self.note = note
+        self.payload = payload
     }
 
     func encode(to encoder: inout RowEncoder) throws {

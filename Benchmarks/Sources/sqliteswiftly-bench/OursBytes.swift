@@ -4,11 +4,11 @@ import SQLiteSwiftly
 // keeps a storage object and its bytes), to show what Foundation's Data costs in the mixed workloads.
 
 struct OursMixedBytes: TableModel {
-    var id: Int
-    var score: Double
-    var name: String
-    var note: String?
-    var payload: [UInt8]
+    let id: Int
+    let score: Double
+    let name: String
+    let note: String?
+    let payload: [UInt8]
 
     static let tableName = "mixed"
     static let columns = [
@@ -24,12 +24,18 @@ struct OursMixedBytes: TableModel {
         payload = Dataset.payload(row)
     }
 
+    // Every column is read before the first property is set, as the Performance article recommends.
     init(row: borrowing Row) throws {
-        id = try row[0]
-        score = try row[1]
-        name = try row[2]
-        note = try row[3]
-        payload = try row[4]
+        let id: Int = try row[0]
+        let score: Double = try row[1]
+        let name: String = try row[2]
+        let note: String? = try row[3]
+        let payload: [UInt8] = try row[4]
+        self.id = id
+        self.score = score
+        self.name = name
+        self.note = note
+        self.payload = payload
     }
 
     func encode(to encoder: inout RowEncoder) throws {

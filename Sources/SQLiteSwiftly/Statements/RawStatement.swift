@@ -212,7 +212,7 @@ extension RawStatement {
     }
 
     /// Finds each expected name among the result columns (ignoring ASCII case). When the first columns are the
-    /// expected ones in order, no map is needed; otherwise each name must appear exactly once.
+    /// expected ones in order, the map is the identity; otherwise each name must appear exactly once.
     @usableFromInline func remapColumns(expected: [String]?, typeName type: Any.Type) throws(SQLiteError) {
         mappedRowType = nil
         visibleColumnCount = 0

@@ -57,4 +57,29 @@ static inline sqlite3_value *_Nonnull csqlite_column_value(sqlite3_stmt *_Nonnul
     return sqlite3_column_value(statement, column);
 }
 
+#define CSQLITE_IDENTITY_4(n) (n), (n) + 1, (n) + 2, (n) + 3
+#define CSQLITE_IDENTITY_16(n) \
+    CSQLITE_IDENTITY_4(n), CSQLITE_IDENTITY_4((n) + 4), CSQLITE_IDENTITY_4((n) + 8), CSQLITE_IDENTITY_4((n) + 12)
+#define CSQLITE_IDENTITY_64(n) \
+    CSQLITE_IDENTITY_16(n), CSQLITE_IDENTITY_16((n) + 16), CSQLITE_IDENTITY_16((n) + 32), \
+    CSQLITE_IDENTITY_16((n) + 48)
+#define CSQLITE_IDENTITY_256(n) \
+    CSQLITE_IDENTITY_64(n), CSQLITE_IDENTITY_64((n) + 64), CSQLITE_IDENTITY_64((n) + 128), \
+    CSQLITE_IDENTITY_64((n) + 192)
+#define CSQLITE_IDENTITY_1024(n) \
+    CSQLITE_IDENTITY_256(n), CSQLITE_IDENTITY_256((n) + 256), CSQLITE_IDENTITY_256((n) + 512), \
+    CSQLITE_IDENTITY_256((n) + 768)
+
+/// The number of entries of `csqlite_identity_columns`: SQLite's default column limit (2000), rounded up.
+#define CSQLITE_IDENTITY_COLUMNS 2048
+
+/// 0, 1, 2... 2047, in read-only memory: the column map of every statement whose result columns are its row
+/// type's, in order, so that mapping one allocates nothing.
+static inline const int *_Nonnull csqlite_identity_columns(void) {
+    static const int identity[CSQLITE_IDENTITY_COLUMNS] = {
+        CSQLITE_IDENTITY_1024(0), CSQLITE_IDENTITY_1024(1024)
+    };
+    return identity;
+}
+
 #endif

@@ -34,10 +34,14 @@ final class RawStatement {
     /// The row type whose columns were last mapped, with the re-prepare count at that time.
     @usableFromInline @exclusivity(unchecked) var mappedRowType: ObjectIdentifier?
     @usableFromInline @exclusivity(unchecked) var mappedAtReprepare: Int32 = -1
-    /// For each column of the mapped row type, its position in the result (the identity when they coincide, so
-    /// that a read does not branch on whether there is a map); room for ``columnMapCapacity`` entries.
-    @usableFromInline @exclusivity(unchecked) var columnMap: UnsafeMutablePointer<Int32>
-    @exclusivity(unchecked) var columnMapCapacity: Int
+    /// For each column of the mapped row type, its position in the result: the identity when they coincide, so
+    /// that a read does not branch on whether there is a map. The identity is shared read-only memory
+    /// (`csqlite_identity_columns`); another map is ``ownedColumnMap``.
+    @usableFromInline @exclusivity(unchecked) var columnMap: UnsafePointer<Int32> = csqlite_identity_columns()
+    /// The map this statement allocated, with room for ``ownedColumnMapCapacity`` entries; `nil` until a row
+    /// type needs one.
+    @exclusivity(unchecked) var ownedColumnMap: UnsafeMutablePointer<Int32>?
+    @exclusivity(unchecked) var ownedColumnMapCapacity = 0
     /// The number of columns a ``Row`` of the mapped row type shows.
     @usableFromInline @exclusivity(unchecked) var visibleColumnCount: Int32 = 0
     /// The mapped row type's table, when it is a ``TableModel``, for errors.
@@ -62,14 +66,12 @@ final class RawStatement {
         self.functionErrors = functionErrors
         self.tracker = tracker
         parameterCount = sqlite3_bind_parameter_count(handle)
-        columnMapCapacity = max(Int(sqlite3_column_count(handle)), 1)
-        columnMap = .allocate(capacity: columnMapCapacity)
     }
 
     deinit {
         sqlite3_finalize(handle)
         arena.deallocate()  // after finalizing: the statement's last bindings may point into it
-        columnMap.deallocate()
+        ownedColumnMap?.deallocate()
         decodingState?.release()  // their containers refer back to them
         encodingState?.release()
     }
@@ -245,24 +247,34 @@ extension RawStatement {
             }
             positions.append(Int32(matches[0]))
         }
-        reserveColumnMap(positions.count)
-        columnMap.update(from: positions, count: positions.count)
-        visibleColumnCount = Int32(positions.count)
+        useOwnedColumnMap(positions)
     }
 
     /// Maps each of the row type's `count` columns to the result column at the same position.
     func mapIdentically(count: Int) {
-        reserveColumnMap(count)
-        for index in 0..<count { columnMap[index] = Int32(truncatingIfNeeded: index) }
+        guard count <= Int(CSQLITE_IDENTITY_COLUMNS) else {
+            // Past SQLite's default column limit (a build with a higher one): a map of its own.
+            return useOwnedColumnMap((0..<count).map { Int32(truncatingIfNeeded: $0) })
+        }
+        columnMap = csqlite_identity_columns()
         visibleColumnCount = Int32(truncatingIfNeeded: count)
     }
 
-    /// Makes room for a map of `count` columns (a re-prepared `SELECT *` may have gained some).
-    func reserveColumnMap(_ count: Int) {
-        guard count > columnMapCapacity else { return }
-        columnMap.deallocate()
-        columnMap = .allocate(capacity: count)
-        columnMapCapacity = count
+    /// Copies `positions` into the statement's own map, made or regrown to fit (a re-prepared `SELECT *` may
+    /// have gained columns), and reads through it.
+    func useOwnedColumnMap(_ positions: [Int32]) {
+        let map: UnsafeMutablePointer<Int32>
+        if let owned = ownedColumnMap, positions.count <= ownedColumnMapCapacity {
+            map = owned
+        } else {
+            ownedColumnMap?.deallocate()
+            map = .allocate(capacity: max(positions.count, 1))
+            ownedColumnMap = map
+            ownedColumnMapCapacity = max(positions.count, 1)
+        }
+        map.update(from: positions, count: positions.count)
+        columnMap = UnsafePointer(map)
+        visibleColumnCount = Int32(truncatingIfNeeded: positions.count)
     }
 }
 

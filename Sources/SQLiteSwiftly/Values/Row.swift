@@ -27,7 +27,7 @@ public struct Row: ~Copyable {
     @inlinable init(raw: RawStatement, number: Int) {
         statement = raw.handle
         self.raw = raw
-        columnMap = UnsafePointer(raw.columnMap)
+        columnMap = raw.columnMap
         columnCount = raw.visibleColumnCount
         self.number = number
     }

@@ -1,6 +1,23 @@
 import SQLiteSwiftly
 import Testing
 
+// BEGIN Performance: read first
+struct Order: RowDecodable {
+    let id: Int
+    let email: String?
+    let note: String?
+
+    init(row: borrowing Row) throws {
+        let id: Int = try row[0]
+        let email: String? = try row[1]
+        let note: String? = try row[2]
+        self.id = id
+        self.email = email
+        self.note = note
+    }
+}
+// END Performance: read first
+
 /// The examples of the Performance article.
 @Suite struct PerformanceArticleTests {
     typealias Planet = ArticleFixture.Planet
@@ -44,5 +61,18 @@ import Testing
         let cached = db.cachedStatementCount  // 1: one text, kept from its second run
         // END Performance: cache
         #expect(cached == 1)
+    }
+
+    @Test("a model that reads every column before it sets a property reads them all, and a bad one throws")
+    func readFirst() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, email TEXT, note TEXT)")
+        try db.execute("INSERT INTO orders VALUES (1, 'a@example.com', NULL), (2, NULL, 'leave at the door')")
+        let orders = try db.fetchAll(Order.self, "SELECT id, email, note FROM orders ORDER BY id")
+        #expect(orders.map(\.id) == [1, 2])
+        #expect(orders.map(\.email) == ["a@example.com", nil])
+        #expect(orders.map(\.note) == [nil, "leave at the door"])
+        try db.execute("UPDATE orders SET note = x'ff' WHERE id = 2")
+        #expect(throws: SQLiteError.self) { try db.fetchAll(Order.self, "SELECT id, email, note FROM orders") }
     }
 }

@@ -112,7 +112,8 @@ import Testing
         let probe = try #require(try prepared.fetchOne(MappedProbe.self))
         #expect(probe.x == 1)
         #expect(probe.failures.count == 4)
-        #expect(probe.failures.allSatisfy { $0?.kind == .conversionFailed && $0?.message.contains("out of range") == true })
+        #expect(
+            probe.failures.allSatisfy { $0?.kind == .conversionFailed && $0?.message.contains("out of range") == true })
     }
 
     private struct MappedProbe: RowDecodable {

@@ -14,14 +14,16 @@ import CSQLiteSwiftly
 /// copied once into memory the statement keeps until its next run, and bound there without SQLite's own copy.
 public struct ParameterSlot: ~Copyable {
     @usableFromInline let statement: OpaquePointer
-    /// The statement's owner. Unowned: a slot never outlives the run that lends it.
-    @usableFromInline unowned(unsafe) let raw: RawStatement
+    /// The statement's owner, not retained: a slot never outlives the run that lends it. A bind reaches the
+    /// statement's arena through `_withUnsafeGuaranteedRef`, which lends the reference without the retain and
+    /// release that reading an `unowned(unsafe)` property for a mutation costs.
+    @usableFromInline let owner: Unmanaged<RawStatement>
     /// The 1-based parameter index.
     public let index: Int32
 
     @inlinable init(raw: RawStatement, index: Int32) {
         statement = raw.handle
-        self.raw = raw
+        owner = Unmanaged.passUnretained(raw)
         self.index = index
     }
 
@@ -72,7 +74,7 @@ public struct ParameterSlot: ~Copyable {
         let count = sqlite3_uint64(utf8.count)
         if utf8.count <= BindingArena.largestCopy {
             // Lives in the statement's arena until its next run: bound in place (SQLITE_STATIC).
-            let copy = raw.arena.copy(UnsafeRawPointer(base), count: utf8.count)
+            let copy = owner._withUnsafeGuaranteedRef { $0.arena.copy(UnsafeRawPointer(base), count: utf8.count) }
             return sqlite3_bind_text64(
                 statement, index, copy.assumingMemoryBound(to: CChar.self), count, nil, UInt8(SQLITE_UTF8))
         }
@@ -92,7 +94,7 @@ public struct ParameterSlot: ~Copyable {
             return
         }
         if bytes.count <= BindingArena.largestCopy {
-            let copy = raw.arena.copy(base, count: bytes.count)
+            let copy = owner._withUnsafeGuaranteedRef { $0.arena.copy(base, count: bytes.count) }
             try check(sqlite3_bind_blob64(statement, index, copy, sqlite3_uint64(bytes.count), nil))
             return
         }
@@ -167,7 +169,7 @@ public struct ParameterSlot: ~Copyable {
     @usableFromInline func failure(_ message: String) -> SQLiteError {
         var error = SQLiteError.conversion(message)
         error.parameter = parameterName
-        error.sql = raw.sql
+        error.sql = owner.takeUnretainedValue().sql
         return error
     }
 

@@ -22,7 +22,8 @@ public struct RowEncoder: ~Copyable {
     /// - Parameter value: The value of the next column.
     /// - Throws: ``SQLiteError`` when the value cannot be stored (NaN, an unsigned integer above `Int64.max`,
     ///   text past SQLite's size limit) or the model encodes more values than it has columns.
-    @inlinable public mutating func encode<Value: SQLiteValueConvertible>(_ value: Value) throws(SQLiteError) {
+    @inlinable @inline(__always)
+    public mutating func encode<Value: SQLiteValueConvertible>(_ value: Value) throws(SQLiteError) {
         encodedCount += 1
         if isMapped {
             guard let index = try mappedParameter(ofColumn: encodedCount - 1) else { return }

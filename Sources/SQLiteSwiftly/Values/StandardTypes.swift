@@ -256,8 +256,10 @@ extension Array: SQLiteValueConvertible where Element == UInt8 {
     /// - Parameter slot: The parameter to bind.
     /// - Throws: ``SQLiteError`` with code ``ResultCode/tooBig`` past SQLite's limit.
     @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
-        let result = withUnsafeBytes { bytes in Result { () throws(SQLiteError) in try slot.bind(bytes: bytes) } }
-        try result.get()
+        // withUnsafeBufferPointer passes a typed error through; withUnsafeBytes would need a Result around it.
+        try withUnsafeBufferPointer { (bytes) throws(SQLiteError) in
+            try slot.bind(bytes: UnsafeRawBufferPointer(bytes))
+        }
     }
 }
 

@@ -41,8 +41,11 @@ extension Connection {
             guard hasRow else { return }
             number += 1
             do {
+                raw.isLendingRow = true
                 try body(Row(raw: raw, number: number))
+                raw.isLendingRow = false
             } catch {
+                raw.isLendingRow = false
                 raw.abandon()
                 throw error
             }

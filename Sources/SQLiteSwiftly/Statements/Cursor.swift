@@ -51,8 +51,12 @@ public final class Cursor<Decoded: RowDecodable> {
             number += 1
             // The first step re-prepares a statement whose schema changed: map the columns again if so.
             if number == 1 { try raw.remapIfReprepared(for: Decoded.self, reprepares: raw.reprepareCount) }
-            return try Decoded(row: Row(raw: raw, number: number))
+            raw.isLendingRow = true
+            let decoded = try Decoded(row: Row(raw: raw, number: number))
+            raw.isLendingRow = false
+            return decoded
         } catch {
+            raw.isLendingRow = false
             close()
             throw error
         }

@@ -29,6 +29,9 @@ final class RawStatement {
     @usableFromInline @exclusivity(unchecked) var isMidway = false
     /// Whether `sqlite3_step` is running now, possibly calling a Swift function that uses the connection.
     @usableFromInline @exclusivity(unchecked) var isStepping = false
+    /// Whether a row of the statement is lent to a row type's `init(row:)` now: running the statement again
+    /// from there would reset it under the row, and could free the column map the row reads through.
+    @usableFromInline @exclusivity(unchecked) var isLendingRow = false
     /// Bumped at each run, so a cursor notices that its statement was restarted under it.
     @usableFromInline @exclusivity(unchecked) var generation = 0
     /// The row type whose columns were last mapped, with the re-prepare count at that time.
@@ -98,7 +101,7 @@ final class RawStatement {
     /// A statement that is stepping now (a Swift function it calls runs it again) is refused: resetting it
     /// under SQLite's feet would free what the running step uses.
     @inlinable func begin() throws(SQLiteError) {
-        if isStepping { throw reentered() }
+        if isStepping || isLendingRow { throw reentered() }
         if tracker.isActive { tracker.willRun(self) }
         if isMidway {
             sqlite3_reset(handle)
@@ -116,7 +119,7 @@ final class RawStatement {
     /// The statement counts as mid-way from the start of the step, so that a Swift function called by the step
     /// that runs the same SQL gets a statement of its own from the cache.
     @inlinable func step() throws(SQLiteError) -> Bool {
-        if isStepping { throw reentered() }
+        if isStepping || isLendingRow { throw reentered() }
         isStepping = true
         isMidway = true
         let code = sqlite3_step(handle)
@@ -132,7 +135,10 @@ final class RawStatement {
 
     @usableFromInline func reentered() -> SQLiteError {
         SQLiteError(
-            .misuse, message: "the statement is running: a function it calls cannot run it again", sql: sql)
+            .misuse,
+            message: "the statement is running: a function it calls, or the decoding of one of its rows, cannot run it "
+                + "again",
+            sql: sql)
     }
 
     /// Turns a failed step or bind into an error, and leaves the statement reset with no bindings.

@@ -69,6 +69,22 @@ private struct Swapped: RowDecodable {
         #expect(try statement.fetchAll(Swapped.self).map(\.y) == [10, 20, 30])
     }
 
+    @Test("a cursor's next() called while one of its own rows decodes throws misuse and ends that cursor")
+    func cursorNextInside() throws {
+        let (_, statement) = try database()
+        let cursor = try statement.fetchCursor(Reentrant.self)
+        Reentrant.statement = statement
+        Reentrant.action = { _ in _ = try cursor.next() }
+        defer { (Reentrant.action, Reentrant.statement) = (nil, nil) }
+        expectRefused { _ = try cursor.next() }
+        Reentrant.action = nil
+        // The failed decoding ended the cursor; a new one reads every row.
+        #expect(try cursor.next() == nil)
+        var rows: [[Int]] = []
+        try statement.fetchCursor(Reentrant.self).forEach { rows.append([$0.x, $0.y]) }
+        #expect(rows == [[1, 10], [2, 20], [3, 30]])
+    }
+
     @Test("the connection's other statements, and the same SQL text through the cache, still run inside init(row:)")
     func otherStatementsRun() throws {
         let (db, statement) = try database()

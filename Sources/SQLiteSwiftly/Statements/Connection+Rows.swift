@@ -14,7 +14,7 @@ extension Connection {
     /// The loop throws `Failure`, the error type of `body`; `lift` turns the loop's own SQLite errors into it.
     /// The library's typed reads pass a body that throws `SQLiteError`; reads that decode with a user's
     /// ``RowDecodable/init(row:)`` throw `any Error`.
-    @inlinable func forEachRow<Decoded: RowDecodable, Failure: Error>(
+    @inlinable @inline(__always) func forEachRow<Decoded: RowDecodable, Failure: Error>(
         _ raw: RawStatement, as type: Decoded.Type, limit: Int = .max, checkingSchema: Bool = false,
         binding bind: (RawStatement) throws(SQLiteError) -> Void,
         lift: (SQLiteError) -> Failure,
@@ -27,6 +27,10 @@ extension Connection {
         } catch {
             throw lift(error)
         }
+        // Set for the whole run rather than around each row: a run of the same statement from a row's
+        // `init(row:)` starts with `begin()`, which refuses while it is set, and the flag costs nothing per row.
+        raw.isLendingRow = true
+        defer { raw.isLendingRow = false }
         var number = 0
         while number < limit {
             let hasRow: Bool
@@ -41,11 +45,8 @@ extension Connection {
             guard hasRow else { return }
             number += 1
             do {
-                raw.isLendingRow = true
                 try body(Row(raw: raw, number: number))
-                raw.isLendingRow = false
             } catch {
-                raw.isLendingRow = false
                 raw.abandon()
                 throw error
             }

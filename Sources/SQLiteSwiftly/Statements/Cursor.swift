@@ -43,6 +43,8 @@ public final class Cursor<Decoded: RowDecodable> {
             isFinished = true
             throw restarted()
         }
+        // Called from the decoding of one of this cursor's rows: stepping would move the row under it.
+        if raw.isLendingRow { throw raw.reentered() }
         do {
             guard try raw.step() else {
                 isFinished = true

@@ -29,8 +29,9 @@ final class RawStatement {
     @usableFromInline @exclusivity(unchecked) var isMidway = false
     /// Whether `sqlite3_step` is running now, possibly calling a Swift function that uses the connection.
     @usableFromInline @exclusivity(unchecked) var isStepping = false
-    /// Whether a row of the statement is lent to a row type's `init(row:)` now: running the statement again
-    /// from there would reset it under the row, and could free the column map the row reads through.
+    /// Whether the statement lends its rows to a row type's `init(row:)` now (set for a whole `forEachRow` run,
+    /// and around each decoding of a cursor's row): running the statement again from there would reset it under
+    /// the row, and could free the column map the row reads through. ``begin()`` refuses while it is set.
     @usableFromInline @exclusivity(unchecked) var isLendingRow = false
     /// Bumped at each run, so a cursor notices that its statement was restarted under it.
     @usableFromInline @exclusivity(unchecked) var generation = 0
@@ -119,7 +120,7 @@ final class RawStatement {
     /// The statement counts as mid-way from the start of the step, so that a Swift function called by the step
     /// that runs the same SQL gets a statement of its own from the cache.
     @inlinable func step() throws(SQLiteError) -> Bool {
-        if isStepping || isLendingRow { throw reentered() }
+        if isStepping { throw reentered() }
         isStepping = true
         isMidway = true
         let code = sqlite3_step(handle)

@@ -36,7 +36,8 @@ public final class Cursor<Decoded: RowDecodable> {
     ///
     /// - Returns: The next row, or `nil` at the end (and after an error or ``close()``).
     /// - Throws: ``SQLiteError`` for step errors (busy, interrupted, corrupt) and conversion failures, or
-    ///   ``SQLiteError/Kind/misuse`` when the cursor's statement was run again while the cursor was open.
+    ///   ``SQLiteError/Kind/misuse`` when the cursor's statement was run again while the cursor was open, or
+    ///   when it is called from the decoding of one of its own rows.
     @inlinable public func next() throws -> Decoded? {
         guard !isFinished else { return nil }
         guard raw.generation == generation else {

@@ -82,19 +82,8 @@ public struct TableMacro: ExtensionMacro {
             members.append("\(access)static let indexes: [SQLiteSwiftly.TableIndex] = \(indexes)")
         }
         if !declared.contains("init(row:)") {
-            // Every column is read into a local before the first property is set: Swift 6.3 copies the whole
-            // struct once at the end of a throwing init that sets properties between its `try`s (see the
-            // Performance article), which costs more than the reads of a wide row.
-            let reads = properties.enumerated().map { index, property in
-                let type = property.type.trimmedDescription
-                guard property.isJSON else { return "    let column\(index): \(type) = try row[\(index)]" }
-                return "    let column\(index) = try SQLiteSwiftlyMacros.JSONColumn.read(\(type).self, "
-                    + "from: row, at: \(index))"
-            }
-            let assignments = properties.indices.map { "    self.\(properties[$0].memberName) = column\($0)" }
             members.append(
-                "\(access)init(row: borrowing SQLiteSwiftly.Row) throws {\n"
-                    + "\((reads + assignments).joined(separator: "\n"))\n}")
+                "\(access)init(row: borrowing SQLiteSwiftly.Row) throws {\n\(rowReads(properties, structDecl))\n}")
         }
         if !declared.contains("encode(to:)") {
             let writes = properties.map { property in
@@ -107,6 +96,50 @@ public struct TableMacro: ExtensionMacro {
                     + "\(writes.joined(separator: "\n"))\n}")
         }
         return members
+    }
+
+    /// The body of the generated `init(row:)`: every column read into a local, then the struct made from them.
+    ///
+    /// Swift 6.3 copies the whole struct once more (a retain and a release of each string, array and `Data`) at
+    /// the end of a throwing initializer that sets properties between its `try`s, and at the end of any
+    /// initializer that sets its properties when the struct has a `var` optional property (which starts out
+    /// `nil`). Reading every column first and then calling the memberwise initializer avoids both; where the
+    /// struct has no memberwise initializer the macro can call, the properties are set after the reads.
+    private static func rowReads(_ properties: [TableProperty], _ structDecl: StructDeclSyntax) -> String {
+        let reads = properties.enumerated().map { index, property in
+            let type = property.type.trimmedDescription
+            guard property.isJSON else { return "    let column\(index): \(type) = try row[\(index)]" }
+            return
+                "    let column\(index) = try SQLiteSwiftlyMacros.JSONColumn.read(\(type).self, from: row, at: \(index))"
+        }
+        guard hasUsableMemberwiseInitializer(structDecl) else {
+            let assignments = properties.indices.map { "    self.\(properties[$0].memberName) = column\($0)" }
+            return (reads + assignments).joined(separator: "\n")
+        }
+        let arguments = properties.indices.map { "\(properties[$0].memberName): column\($0)" }
+        return (reads + ["    self.init(\(arguments.joined(separator: ", ")))"]).joined(separator: "\n")
+    }
+
+    /// Whether the struct has the memberwise initializer, taking its columns in declaration order (the
+    /// properties the macro skips all have a default value): it declares no initializer of its own, and no stored
+    /// property is private (which would make the initializer private) or wrapped (whose parameter would take the
+    /// wrapper's value).
+    private static func hasUsableMemberwiseInitializer(_ structDecl: StructDeclSyntax) -> Bool {
+        for member in structDecl.memberBlock.members {
+            if member.decl.is(InitializerDeclSyntax.self) { return false }
+            guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic,
+                variable.bindings.contains(where: \.isStored)
+            else { continue }
+            let isPrivate = variable.modifiers.contains {
+                $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate)
+            }
+            let isWrapped = variable.attributes.contains {
+                guard case .attribute(let attribute) = $0 else { return true }
+                return attribute.simpleName != "TableColumn" && attribute.simpleName != "Transient"
+            }
+            if isPrivate || isWrapped { return false }
+        }
+        return true
     }
 
     /// `SQLiteSwiftly.Column("name", Type.self, options...)`; a JSON property's type is its ``JSONText``.

@@ -34,9 +34,7 @@ import Testing
                         let column0: Int64 = try row[0]
                         let column1: String = try row[1]
                         let column2: Int? = try row[2]
-                        self.id = column0
-                        self.name = column1
-                        self.moons = column2
+                        self.init(id: column0, name: column1, moons: column2)
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
@@ -103,13 +101,7 @@ import Testing
                         let column4: Int = try row[4]
                         let column5: Int = try row[5]
                         let column6: Double = try row[6]
-                        self.id = column0
-                        self.name = column1
-                        self.planet = column2
-                        self.`default` = column3
-                        self.hours = column4
-                        self.minutes = column5
-                        self.observed = column6
+                        self.init(id: column0, name: column1, planet: column2, `default`: column3, hours: column4, minutes: column5, observed: column6)
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
@@ -150,7 +142,7 @@ import Testing
 
                     public init(row: borrowing SQLiteSwiftly.Row) throws {
                         let column0: String = try row[0]
-                        self.name = column0
+                        self.init(name: column0)
                     }
 
                     public func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
@@ -191,6 +183,47 @@ import Testing
 
                     package func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
                         try encoder.encode(self.id)
+                    }
+                }
+                """)
+    }
+
+    @Test(
+        "without a memberwise initializer to call (an init of its own, a private or wrapped property), the read values are assigned",
+        arguments: [
+            ("init(name: String) { self.name = name }", "var name: String"),
+            ("", "private var name: String"),
+            ("", "@Trimmed var name: String"),
+        ])
+    func assignsWithoutMemberwiseInitializer(extra: String, property: String) {
+        let extraLine = extra.isEmpty ? "" : "\n    \(extra)"
+        let extraExpanded = extra.isEmpty ? "" : "\n    \(extra)"
+        assertTableExpansion(
+            """
+            @Table
+            struct Note {
+                \(property)\(extraLine)
+            }
+            """,
+            expandedSource: """
+                struct Note {
+                    \(property)\(extraExpanded)
+                }
+
+                extension Note: SQLiteSwiftly.TableModel {
+                    static let tableName: String = "Note"
+
+                    static let columns: [SQLiteSwiftly.Column] = [
+                        SQLiteSwiftly.Column("name", String.self),
+                    ]
+
+                    init(row: borrowing SQLiteSwiftly.Row) throws {
+                        let column0: String = try row[0]
+                        self.name = column0
+                    }
+
+                    func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
+                        try encoder.encode(self.name)
                     }
                 }
                 """)

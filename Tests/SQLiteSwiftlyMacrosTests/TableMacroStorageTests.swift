@@ -151,10 +151,7 @@ import Testing
                         let column1: Array<Swift.UInt8>? = try row[1]
                         let column2: Tags = try row[2]
                         let column3: (Int) = try row[3]
-                        self.bytes = column0
-                        self.more = column1
-                        self.tags = column2
-                        self.wrapped = column3
+                        self.init(bytes: column0, more: column1, tags: column2, wrapped: column3)
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {
@@ -202,10 +199,7 @@ import Testing
                         let column1 = try SQLiteSwiftlyMacros.JSONColumn.read([String].self, from: row, at: 1)
                         let column2 = try SQLiteSwiftlyMacros.JSONColumn.read([String: String]?.self, from: row, at: 2)
                         let column3: String = try row[3]
-                        self.id = column0
-                        self.steps = column1
-                        self.notes = column2
-                        self.name = column3
+                        self.init(id: column0, steps: column1, notes: column2, name: column3)
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {

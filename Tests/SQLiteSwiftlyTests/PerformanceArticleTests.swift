@@ -2,18 +2,18 @@ import SQLiteSwiftly
 import Testing
 
 // BEGIN Performance: read first
-struct Order: RowDecodable {
-    let id: Int
-    let email: String?
-    let note: String?
+struct Order {
+    var id: Int
+    var email: String?
+    var note: String?
+}
 
+extension Order: RowDecodable {
     init(row: borrowing Row) throws {
         let id: Int = try row[0]
         let email: String? = try row[1]
         let note: String? = try row[2]
-        self.id = id
-        self.email = email
-        self.note = note
+        self.init(id: id, email: email, note: note)
     }
 }
 // END Performance: read first
@@ -63,7 +63,7 @@ struct Order: RowDecodable {
         #expect(cached == 1)
     }
 
-    @Test("a model that reads every column before it sets a property reads them all, and a bad one throws")
+    @Test("a model that reads every column, then calls its memberwise initializer, reads them all; a bad one throws")
     func readFirst() throws {
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, email TEXT, note TEXT)")

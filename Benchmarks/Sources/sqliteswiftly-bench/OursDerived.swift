@@ -18,11 +18,11 @@ struct DerivedInts {
 
 @Table("mixed")
 struct DerivedMixed {
-    @TableColumn(primaryKey: true) let id: Int
-    let score: Double
-    let name: String
-    let note: String?
-    let payload: Data
+    @TableColumn(primaryKey: true) var id: Int
+    var score: Double
+    var name: String
+    var note: String?
+    var payload: Data
 }
 
 extension DerivedInts {

@@ -69,8 +69,13 @@ struct ModelRenderer {
             lines += arrayLiteral(
                 "static let expectedColumnNames: [String]?", properties.map { SwiftLiteral.string($0.column.name) })
         }
-        lines += ["", "    init(row: borrowing Row) throws {"]
-        lines += properties.enumerated().map { "        self.\($0.element.escapedName) = try row[\($0.offset)]" }
+        // Every column is read before the memberwise initializer builds the struct in one piece: Swift 6.3 copies
+        // the whole struct once more at the end of an initializer that sets the properties of a struct with a
+        // `var` optional property (see the Performance article).
+        lines += ["", "    init(row: borrowing Row) throws {", "        self.init("]
+        lines += properties.enumerated().map { offset, property in
+            "            \(property.escapedName): try row[\(offset)]" + (offset == properties.count - 1 ? ")" : ",")
+        }
         lines.append("    }")
         if table.kind == .table {
             lines += ["", "    func encode(to encoder: inout RowEncoder) throws {"]

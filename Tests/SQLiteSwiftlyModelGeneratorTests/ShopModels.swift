@@ -36,9 +36,10 @@ extension _2020Sale: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.regionCode = try row[0]
-        self.urlPath = try row[1]
-        self.amount = try row[2]
+        self.init(
+            regionCode: try row[0],
+            urlPath: try row[1],
+            amount: try row[2])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -70,9 +71,10 @@ extension AuditLog: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.seq = try row[0]
-        self.at = try row[1]
-        self.entry = try row[2]
+        self.init(
+            seq: try row[0],
+            at: try row[1],
+            entry: try row[2])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -116,13 +118,14 @@ extension CaféMenü: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.näme = try row[0]
-        self.preis = try row[1]
-        self._2ndChoice = try row[2]
-        self.photo = try row[3]
-        self.`self` = try row[4]
-        self.type = try row[5]
-        self.`class` = try row[6]
+        self.init(
+            näme: try row[0],
+            preis: try row[1],
+            _2ndChoice: try row[2],
+            photo: try row[3],
+            `self`: try row[4],
+            type: try row[5],
+            `class`: try row[6])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -161,10 +164,11 @@ extension Category: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.id = try row[0]
-        self.name = try row[1]
-        self.picture = try row[2]
-        self.`default` = try row[3]
+        self.init(
+            id: try row[0],
+            name: try row[1],
+            picture: try row[2],
+            `default`: try row[3])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -204,11 +208,12 @@ extension Customer: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.customerID = try row[0]
-        self.companyName = try row[1]
-        self.email = try row[2]
-        self.joined = try row[3]
-        self.notes = try row[4]
+        self.init(
+            customerID: try row[0],
+            companyName: try row[1],
+            email: try row[2],
+            joined: try row[3],
+            notes: try row[4])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -239,9 +244,10 @@ extension MixedCaseTable: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.lowerCamel = try row[0]
-        self.unitPrice = try row[1]
-        self.unitPrice2 = try row[2]
+        self.init(
+            lowerCamel: try row[0],
+            unitPrice: try row[1],
+            unitPrice2: try row[2])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -280,11 +286,12 @@ extension OrderDetail: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.orderID = try row[0]
-        self.productID = try row[1]
-        self.unitPrice = try row[2]
-        self.quantity = try row[3]
-        self.discount = try row[4]
+        self.init(
+            orderID: try row[0],
+            productID: try row[1],
+            unitPrice: try row[2],
+            quantity: try row[3],
+            discount: try row[4])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -329,12 +336,13 @@ extension Order: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.orderID = try row[0]
-        self.customerID = try row[1]
-        self.orderDate = try row[2]
-        self.shippedDate = try row[3]
-        self.freight = try row[4]
-        self.status = try row[5]
+        self.init(
+            orderID: try row[0],
+            customerID: try row[1],
+            orderDate: try row[2],
+            shippedDate: try row[3],
+            freight: try row[4],
+            status: try row[5])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -363,8 +371,9 @@ extension Person: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.name = try row[0]
-        self.nickname = try row[1]
+        self.init(
+            name: try row[0],
+            nickname: try row[1])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -412,13 +421,14 @@ extension Product: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.productID = try row[0]
-        self.name = try row[1]
-        self.categoryID = try row[2]
-        self.unitPrice = try row[3]
-        self.discontinued = try row[4]
-        self.weight = try row[5]
-        self.attributes = try row[6]
+        self.init(
+            productID: try row[0],
+            name: try row[1],
+            categoryID: try row[2],
+            unitPrice: try row[3],
+            discontinued: try row[4],
+            weight: try row[5],
+            attributes: try row[6])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -467,12 +477,13 @@ extension Shipment: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.id = try row[0]
-        self.orderID = try row[1]
-        self.productID = try row[2]
-        self.tracking = try row[3]
-        self.label = try row[4]
-        self.weightGrams = try row[5]
+        self.init(
+            id: try row[0],
+            orderID: try row[1],
+            productID: try row[2],
+            tracking: try row[3],
+            label: try row[4],
+            weightGrams: try row[5])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -498,7 +509,8 @@ extension StringRecord: TableModel {
     ]
 
     init(row: borrowing Row) throws {
-        self.value = try row[0]
+        self.init(
+            value: try row[0])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -532,10 +544,11 @@ extension CustomerList: RowDecodable {
     ]
 
     init(row: borrowing Row) throws {
-        self.customerID = try row[0]
-        self.companyName = try row[1]
-        self.email = try row[2]
-        self.initial = try row[3]
+        self.init(
+            customerID: try row[0],
+            companyName: try row[1],
+            email: try row[2],
+            initial: try row[3])
     }
 }
 
@@ -562,9 +575,10 @@ extension OrderTotal: RowDecodable {
     ]
 
     init(row: borrowing Row) throws {
-        self.orderID = try row[0]
-        self.companyName = try row[1]
-        self.total = try row[2]
-        self.lines = try row[3]
+        self.init(
+            orderID: try row[0],
+            companyName: try row[1],
+            total: try row[2],
+            lines: try row[3])
     }
 }

@@ -116,7 +116,11 @@ public struct TableMacro: ExtensionMacro {
             let assignments = properties.indices.map { "    self.\(properties[$0].memberName) = column\($0)" }
             return (reads + assignments).joined(separator: "\n")
         }
-        let arguments = properties.indices.map { "\(properties[$0].memberName): column\($0)" }
+        // As an argument label, only `inout` needs its backticks (Swift warns that the other keywords do not).
+        let labels = properties.map {
+            $0.memberName.withoutBackticks == "inout" ? "`inout`" : $0.memberName.withoutBackticks
+        }
+        let arguments = labels.indices.map { "\(labels[$0]): column\($0)" }
         return (reads + ["    self.init(\(arguments.joined(separator: ", ")))"]).joined(separator: "\n")
     }
 

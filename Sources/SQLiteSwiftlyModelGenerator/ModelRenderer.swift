@@ -74,7 +74,8 @@ struct ModelRenderer {
         // `var` optional property (see the Performance article).
         lines += ["", "    init(row: borrowing Row) throws {", "        self.init("]
         lines += properties.enumerated().map { offset, property in
-            "            \(property.escapedName): try row[\(offset)]" + (offset == properties.count - 1 ? ")" : ",")
+            "            \(SwiftIdentifier.argumentLabel(property.name)): try row[\(offset)]"
+                + (offset == properties.count - 1 ? ")" : ",")
         }
         lines.append("    }")
         if table.kind == .table {

@@ -64,6 +64,15 @@ enum SwiftIdentifier {
         keywords.contains(identifier) ? "`\(identifier)`" : identifier
     }
 
+    /// An identifier written as an argument label in a call: only `inout` needs backticks there (Swift warns that
+    /// the other keywords do not).
+    ///
+    /// - Parameter identifier: A valid identifier.
+    /// - Returns: The identifier ready to be written before the colon of an argument.
+    static func argumentLabel(_ identifier: String) -> String {
+        identifier == "inout" ? "`inout`" : identifier
+    }
+
     /// Appends `2`, `3`, ... to `name` until `taken` does not contain it, and records the result in `taken`.
     ///
     /// - Parameters:

@@ -101,7 +101,7 @@ import Testing
                         let column4: Int = try row[4]
                         let column5: Int = try row[5]
                         let column6: Double = try row[6]
-                        self.init(id: column0, name: column1, planet: column2, `default`: column3, hours: column4, minutes: column5, observed: column6)
+                        self.init(id: column0, name: column1, planet: column2, default: column3, hours: column4, minutes: column5, observed: column6)
                     }
 
                     func encode(to encoder: inout SQLiteSwiftly.RowEncoder) throws {

@@ -123,9 +123,9 @@ extension CaféMenü: TableModel {
             preis: try row[1],
             _2ndChoice: try row[2],
             photo: try row[3],
-            `self`: try row[4],
+            self: try row[4],
             type: try row[5],
-            `class`: try row[6])
+            class: try row[6])
     }
 
     func encode(to encoder: inout RowEncoder) throws {
@@ -168,7 +168,7 @@ extension Category: TableModel {
             id: try row[0],
             name: try row[1],
             picture: try row[2],
-            `default`: try row[3])
+            default: try row[3])
     }
 
     func encode(to encoder: inout RowEncoder) throws {

@@ -25,6 +25,46 @@ private struct Swapped: RowDecodable {
     init(row: borrowing Row) throws { y = try row[0] }
 }
 
+/// A model whose `encode(to:)` inserts through the insert statement it is being inserted with.
+private struct Pair: TableModel {
+    nonisolated(unsafe) static var insert: InsertStatement<Pair>?
+    static let tableName = "pairs"
+    static let columns = [Column("a", Int.self), Column("b", String.self)]
+    var a: Int
+    var b: String
+
+    init(a: Int, b: String) { (self.a, self.b) = (a, b) }
+    init(row: borrowing Row) throws { (a, b) = (try row[0], try row[1]) }
+
+    func encode(to encoder: inout RowEncoder) throws {
+        try encoder.encode(a)
+        if let insert = Self.insert, a > 0 { try insert.insert(Pair(a: -a, b: "inner")) }
+        try encoder.encode(b)
+    }
+}
+
+/// A value whose `bind(to:)` runs the statement it is being bound to.
+private struct Echo: SQLiteValueConvertible {
+    nonisolated(unsafe) static var statement: Statement?
+    static let declaredType = DeclaredType.integer
+    var value: Int
+    init(_ value: Int) { self.value = value }
+    init(sqliteValue: SQLiteValue) throws(SQLiteError) { value = try Int(sqliteValue: sqliteValue) }
+    var sqliteValue: SQLiteValue { .integer(Int64(value)) }
+    func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
+        if let statement = Self.statement {
+            do {
+                _ = try statement.fetchAll(UntypedRow.self, [0])
+            } catch let error as SQLiteError {
+                throw error
+            } catch {
+                throw SQLiteError.conversion("\(error)")
+            }
+        }
+        try value.bind(to: slot)
+    }
+}
+
 @Suite(.serialized) struct RowLendingTests {
     func database() throws -> (Connection, Statement) {
         let db = try Connection.inMemory()
@@ -98,5 +138,53 @@ private struct Swapped: RowDecodable {
         let rows = try db.fetchAll(Reentrant.self, "SELECT x, y FROM t ORDER BY x")
         #expect(rows.map { [$0.x, $0.y] } == [[1, 10], [2, 20], [3, 30]])
         #expect(counts == [3, 3, 3, 3, 3, 3])
+    }
+
+    @Test(
+        "an insert from the model's own encode(to:) through the same InsertStatement throws misuse; no row is written")
+    func insertInsideEncode() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Pair.self)
+        let insert = try db.makeInsertStatement(for: Pair.self)
+        Pair.insert = insert
+        defer { Pair.insert = nil }
+        do {
+            try insert.insert(Pair(a: 1, b: "outer"))
+            Issue.record("the inner insert was not refused")
+        } catch let error as SQLiteError {
+            #expect(error.kind == .misuse)
+            #expect(error.message.contains("cannot run it again"))
+        }
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM pairs") == 0)
+        Pair.insert = nil
+        try insert.insert(Pair(a: 2, b: "after"))
+        #expect(try db.fetchAll(Pair.self).map(\.b) == ["after"])
+    }
+
+    @Test("a value's bind(to:) that runs the statement it is bound to throws misuse, for reads and a write")
+    func runInsideBind() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        try db.execute("INSERT INTO t VALUES (1), (2)")
+        let statement = try db.prepare("SELECT x FROM t WHERE x > ?")
+        Echo.statement = statement
+        defer { Echo.statement = nil }
+        // (Arguments passed as a list are converted to `SQLiteValue`s first: no `bind(to:)` of theirs runs.)
+        let runs: [(String, () throws -> Void)] = [
+            ("fetchAll", { _ = try statement.fetchAll(UntypedRow.self, binding: Echo(0)) }),
+            ("fetchOne", { _ = try statement.fetchOne(UntypedRow.self, binding: Echo(0)) }),
+            ("execute", { _ = try statement.execute(binding: Echo(0)) }),
+        ]
+        for (name, run) in runs {
+            do {
+                try run()
+                Issue.record("\(name): running the statement from bind(to:) was not refused")
+            } catch let error as SQLiteError {
+                #expect(error.kind == .misuse, "\(name)")
+                #expect(error.message.contains("cannot run it again"), "\(name)")
+            }
+        }
+        Echo.statement = nil
+        #expect(try statement.fetchAll(UntypedRow.self, binding: Echo(1)).count == 1)
     }
 }

@@ -22,15 +22,19 @@ extension Connection {
     ) throws(Failure) {
         do {
             try raw.begin()
+        } catch {
+            throw lift(error)
+        }
+        // Set for the whole run rather than around each call out (a value's `bind(to:)`, a row's `init(row:)`): a
+        // run of the same statement from there starts with `begin()`, which refuses while it is set.
+        raw.isCallingOut = true
+        defer { raw.isCallingOut = false }
+        do {
             try raw.mapColumns(for: type)
             try bind(raw)
         } catch {
             throw lift(error)
         }
-        // Set for the whole run rather than around each row: a run of the same statement from a row's
-        // `init(row:)` starts with `begin()`, which refuses while it is set, and the flag costs nothing per row.
-        raw.isLendingRow = true
-        defer { raw.isLendingRow = false }
         var number = 0
         while number < limit {
             let hasRow: Bool
@@ -134,6 +138,8 @@ extension Connection {
         // The row loop without its column mapping: rows a statement run for its effect returns (an INSERT ...
         // RETURNING, a PRAGMA) are stepped over, never read. A failed bind or step leaves the statement reset.
         try raw.begin()
+        raw.isCallingOut = true  // while a value's `bind(to:)` runs
+        defer { raw.isCallingOut = false }
         try bind(raw)
         while try raw.step() {}
         return raw.isReadOnly || totalChanges == before ? 0 : changes

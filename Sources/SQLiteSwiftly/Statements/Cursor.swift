@@ -45,7 +45,7 @@ public final class Cursor<Decoded: RowDecodable> {
             throw restarted()
         }
         // Called from the decoding of one of this cursor's rows: stepping would move the row under it.
-        if raw.isLendingRow { throw raw.reentered() }
+        if raw.isCallingOut { throw raw.reentered() }
         do {
             guard try raw.step() else {
                 isFinished = true
@@ -54,12 +54,12 @@ public final class Cursor<Decoded: RowDecodable> {
             number += 1
             // The first step re-prepares a statement whose schema changed: map the columns again if so.
             if number == 1 { try raw.remapIfReprepared(for: Decoded.self, reprepares: raw.reprepareCount) }
-            raw.isLendingRow = true
+            raw.isCallingOut = true
             let decoded = try Decoded(row: Row(raw: raw, number: number))
-            raw.isLendingRow = false
+            raw.isCallingOut = false
             return decoded
         } catch {
-            raw.isLendingRow = false
+            raw.isCallingOut = false
             close()
             throw error
         }

@@ -118,6 +118,8 @@ enum ModelWrite {
         -> Int64?
     {
         try raw.begin()
+        raw.isCallingOut = true  // while the model's `encode(to:)` runs
+        defer { raw.isCallingOut = false }
         var encoder = RowEncoder(raw: raw)
         do {
             try model.encode(to: &encoder)

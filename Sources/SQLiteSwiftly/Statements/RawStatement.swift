@@ -29,10 +29,11 @@ final class RawStatement {
     @usableFromInline @exclusivity(unchecked) var isMidway = false
     /// Whether `sqlite3_step` is running now, possibly calling a Swift function that uses the connection.
     @usableFromInline @exclusivity(unchecked) var isStepping = false
-    /// Whether the statement lends its rows to a row type's `init(row:)` now (set for a whole `forEachRow` run,
-    /// and around each decoding of a cursor's row): running the statement again from there would reset it under
-    /// the row, and could free the column map the row reads through. ``begin()`` refuses while it is set.
-    @usableFromInline @exclusivity(unchecked) var isLendingRow = false
+    /// Whether a run of the statement is calling code that is not the library's: a value's `bind(to:)`, a model's
+    /// `encode(to:)`, a row type's `init(row:)`. Set from ``begin()`` to the end of a run (around each decoding
+    /// for a cursor, whose run stays open between rows); running the statement again from that code would reset
+    /// it under the run, so ``begin()`` refuses while it is set.
+    @usableFromInline @exclusivity(unchecked) var isCallingOut = false
     /// Bumped at each run, so a cursor notices that its statement was restarted under it.
     @usableFromInline @exclusivity(unchecked) var generation = 0
     /// The row type whose columns were last mapped, with the re-prepare count at that time.
@@ -102,7 +103,7 @@ final class RawStatement {
     /// A statement that is stepping now (a Swift function it calls runs it again) is refused: resetting it
     /// under SQLite's feet would free what the running step uses.
     @inlinable func begin() throws(SQLiteError) {
-        if isStepping || isLendingRow { throw reentered() }
+        if isStepping || isCallingOut { throw reentered() }
         if tracker.isActive { tracker.willRun(self) }
         if isMidway {
             sqlite3_reset(handle)
@@ -137,8 +138,9 @@ final class RawStatement {
     @usableFromInline func reentered() -> SQLiteError {
         SQLiteError(
             .misuse,
-            message: "the statement is running: a function it calls, or the decoding of one of its rows, cannot run it "
-                + "again",
+            message:
+                "the statement is running: a function it calls, or code it calls while it binds or decodes, cannot "
+                + "run it again",
             sql: sql)
     }
 

@@ -72,10 +72,10 @@ struct ModelRenderer {
         // Every column is read before the memberwise initializer builds the struct in one piece: Swift 6.3 copies
         // the whole struct once more at the end of an initializer that sets the properties of a struct with a
         // `var` optional property (see the Performance article).
-        lines += ["", "    init(row: borrowing Row) throws {", "        self.init("]
-        lines += properties.enumerated().map { offset, property in
-            "            \(SwiftIdentifier.argumentLabel(property.name)): try row[\(offset)]"
-                + (offset == properties.count - 1 ? ")" : ",")
+        lines += ["", "    init(row: borrowing Row) throws {", "        self.init(" + (properties.isEmpty ? ")" : "")]
+        for (offset, property) in properties.enumerated() {
+            let end = offset == properties.count - 1 ? ")" : ","
+            lines.append("            \(SwiftIdentifier.argumentLabel(property.name)): try row[\(offset)]\(end)")
         }
         lines.append("    }")
         if table.kind == .table {

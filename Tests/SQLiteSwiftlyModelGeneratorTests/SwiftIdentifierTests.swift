@@ -47,6 +47,12 @@ import Testing
         #expect(SwiftIdentifier.escaped(keyword + "s") == keyword + "s")
     }
 
+    @Test("as argument labels, only inout keeps its backticks", arguments: ["default", "class", "self", "let", "name"])
+    func argumentLabels(_ name: String) {
+        #expect(SwiftIdentifier.argumentLabel(name) == name)
+        #expect(SwiftIdentifier.argumentLabel("inout") == "`inout`")
+    }
+
     @Test("clashing names get the smallest free number suffix")
     func uniqueNames() {
         var taken: Set<String> = []

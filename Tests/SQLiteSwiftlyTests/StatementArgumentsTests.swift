@@ -108,4 +108,25 @@ import Testing
         #expect(try statement.fetchAll(UntypedRow.self, ["x", "y"]).first?.values == [.text("y"), .text("x")])
         #expect(sqliteError { try statement.fetchAll(UntypedRow.self, ["x"]) }?.kind == .parameterMismatch)
     }
+
+    @Test("no arguments, however written, are one value: refused by parameters, and joined fragments keep their values")
+    func emptyArguments() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (a, b)")
+        for empty in [StatementArguments.none, StatementArguments([]), []] {
+            #expect(empty == .none && empty.hashValue == StatementArguments.none.hashValue && empty.isEmpty)
+            let error = sqliteError { try db.execute("INSERT INTO t VALUES (?, ?)", empty) }
+            #expect(error?.kind == .parameterMismatch)
+            #expect(error?.message.contains("2 parameters but 0 arguments") == true)
+        }
+        #expect(StatementArguments([1]) != .none && StatementArguments(named: [:]) != .none)
+        // Fragments without values, before and after ones with values, keep every value in order.
+        let a = 1
+        let b = "two"
+        let joined = SQL("INSERT INTO t ") + "VALUES (\(a), " + SQL(verbatim: "") + "\(b))" + "  "
+        #expect(joined.arguments == [1, "two"])
+        try db.execute(joined)
+        #expect(try db.fetchAll(UntypedRow.self, "SELECT a, b FROM t").map(\.values) == [[.integer(1), .text("two")]])
+        #expect((SQL("SELECT 1") + SQL(verbatim: " ")).arguments == .none)
+    }
 }

@@ -294,6 +294,8 @@ extension RawStatement {
     @usableFromInline func bind(_ arguments: StatementArguments) throws(SQLiteError) {
         do throws(SQLiteError) {
             switch arguments.storage {
+            case .empty:
+                guard parameterCount == 0 else { throw countMismatch(arguments: 0) }
             case .positional(let values):
                 guard values.count == Int(parameterCount) else { throw countMismatch(arguments: values.count) }
                 for (offset, argument) in values.enumerated() {

@@ -25,21 +25,28 @@ public struct StatementArguments: Hashable, Sendable, ExpressibleByArrayLiteral,
         case invalid(SQLiteError)
     }
 
+    /// No positional argument is `empty`, never `positional([])`: an argument list without a payload copies with
+    /// no reference counting, and SQL without parameters copies its arguments several times per run.
     enum Storage: Hashable, Sendable {
+        case empty
         case positional([Argument])
         case named([String: Argument])
+
+        static func positional(checkingEmpty arguments: [Argument]) -> Storage {
+            arguments.isEmpty ? .empty : .positional(arguments)
+        }
     }
 
     var storage: Storage
 
     /// No arguments, for SQL without parameters.
-    public static let none = StatementArguments(positional: [])
+    public static var none: StatementArguments { StatementArguments(positional: []) }
 
     /// Creates positional arguments; `nil` binds NULL.
     ///
     /// - Parameter values: One value per parameter, in order.
     public init(_ values: [(any SQLiteValueConvertible)?]) {
-        storage = .positional(values.map { $0?.statementArgument ?? .value(.null) })
+        storage = .positional(checkingEmpty: values.map { $0?.statementArgument ?? .value(.null) })
     }
 
     /// Creates named arguments; `nil` binds NULL.
@@ -50,7 +57,7 @@ public struct StatementArguments: Hashable, Sendable, ExpressibleByArrayLiteral,
     }
 
     init(positional arguments: [Argument]) {
-        storage = .positional(arguments)
+        storage = .positional(checkingEmpty: arguments)
     }
 
     /// Creates positional arguments from an array literal.
@@ -72,6 +79,7 @@ public struct StatementArguments: Hashable, Sendable, ExpressibleByArrayLiteral,
     /// Whether there are no arguments.
     public var isEmpty: Bool {
         switch storage {
+        case .empty: true
         case .positional(let values): values.isEmpty
         case .named(let values): values.isEmpty
         }
@@ -79,9 +87,14 @@ public struct StatementArguments: Hashable, Sendable, ExpressibleByArrayLiteral,
 
     /// Appends positional arguments; for SQL built from interpolated fragments.
     mutating func append(contentsOf other: StatementArguments) {
-        guard case .positional(var values) = storage, case .positional(let more) = other.storage else { return }
-        values += more
-        storage = .positional(values)
+        switch (storage, other.storage) {
+        case (_, .empty): return
+        case (.empty, .positional): storage = other.storage
+        case (.positional(var values), .positional(let more)):
+            values += more
+            storage = .positional(values)
+        default: return  // SQL carries positional arguments only
+        }
     }
 }
 

@@ -27,7 +27,7 @@ public struct StatementArguments: Hashable, Sendable, ExpressibleByArrayLiteral,
 
     /// No positional argument is `empty`, never `positional([])`: an argument list without a payload copies with
     /// no reference counting, and SQL without parameters copies its arguments several times per run.
-    enum Storage: Hashable, Sendable {
+    @usableFromInline enum Storage: Hashable, Sendable {
         case empty
         case positional([Argument])
         case named([String: Argument])
@@ -37,10 +37,11 @@ public struct StatementArguments: Hashable, Sendable, ExpressibleByArrayLiteral,
         }
     }
 
-    var storage: Storage
+    /// The arguments, by kind.
+    @usableFromInline var storage: Storage
 
     /// No arguments, for SQL without parameters.
-    public static var none: StatementArguments { StatementArguments(positional: []) }
+    @inlinable public static var none: StatementArguments { StatementArguments(storage: .empty) }
 
     /// Creates positional arguments; `nil` binds NULL.
     ///
@@ -54,6 +55,11 @@ public struct StatementArguments: Hashable, Sendable, ExpressibleByArrayLiteral,
     /// - Parameter values: Values keyed by parameter name, with or without the `:`, `@` or `$` prefix.
     public init(named values: [String: (any SQLiteValueConvertible)?]) {
         storage = .named(values.mapValues { $0?.statementArgument ?? .value(.null) })
+    }
+
+    /// Wraps storage as it is; ``none`` uses it to stay inlinable.
+    @usableFromInline init(storage: Storage) {
+        self.storage = storage
     }
 
     init(positional arguments: [Argument]) {

@@ -11,8 +11,14 @@ struct SQLKey: Hashable {
 
     @usableFromInline init(_ text: String) {
         self.text = text
-        var text = text
-        hash = text.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) }
+        // A native string lends its bytes as they are; only a bridged or shared one is copied to contiguous UTF-8
+        // (withUTF8 needs a mutable copy, and with it a retain and a release of the text).
+        if let hash = text.utf8.withContiguousStorageIfAvailable({ Self.hash(UnsafeRawBufferPointer($0)) }) {
+            self.hash = hash
+        } else {
+            var text = text
+            hash = text.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) }
+        }
     }
 
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {

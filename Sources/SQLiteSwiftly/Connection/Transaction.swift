@@ -18,8 +18,9 @@ extension Connection {
     /// If SQLite rolls the transaction back by itself (`SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_BUSY`,
     /// `SQLITE_NOMEM`, an interrupt) the error is reported with kind ``SQLiteError/Kind/transactionRolledBack``;
     /// when `body` swallowed the failure and returned, the commit is refused with that same kind. Either way
-    /// nothing of the transaction is kept. A body that ends the transaction itself (`COMMIT`, `ROLLBACK`) gets a
-    /// ``SQLiteError/Kind/misuse`` error that says which happened.
+    /// nothing of the transaction is kept. A body that ends the transaction itself gets
+    /// ``SQLiteError/Kind/transactionRolledBack`` after a `ROLLBACK` (nothing is kept) and
+    /// ``SQLiteError/Kind/misuse`` after a `COMMIT` (its changes are committed).
     ///
     /// ```swift
     /// try db.transaction {

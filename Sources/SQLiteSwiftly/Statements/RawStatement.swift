@@ -58,6 +58,8 @@ final class RawStatement {
     @usableFromInline @exclusivity(unchecked) var parameterMap: [Int32]?
     /// Where the text and blob values of the current run live, so that SQLite binds them without a copy.
     @usableFromInline @exclusivity(unchecked) var arena = BindingArena()
+    /// The parameter a ``ParameterSlot`` bound last: checked after a type's own `bind(to:)`, which must bind.
+    @usableFromInline @exclusivity(unchecked) var lastBoundParameter: Int32 = 0
     /// The state of ``CodableTableModel`` decodings, kept from row to row (see ``RowDecodingState``).
     @exclusivity(unchecked) var decodingState: RowDecodingState?
     /// The state of ``CodableTableModel`` encodings, kept from row to row (see ``RowEncodingState``).
@@ -111,7 +113,8 @@ final class RawStatement {
         }
         // The last run's text and blobs are bound in place. Their memory is reused without unbinding them
         // first: SQLite reads a bound value only when the statement steps, and every run binds every parameter
-        // before its first step (the count is checked, and a run that fails while binding clears them all).
+        // before its first step (the count is checked, a type's own bind(to:) that binds nothing is refused,
+        // and a run that fails while binding clears them all).
         if arena.isInUse { arena.reset() }
         generation &+= 1
     }

@@ -20,11 +20,23 @@ public struct ParameterSlot: ~Copyable {
     @usableFromInline let owner: Unmanaged<RawStatement>
     /// The 1-based parameter index.
     public let index: Int32
+    /// Whether each bind records its parameter in ``RawStatement/lastBoundParameter``: only for the slot lent to
+    /// a type's own `bind(to:)`, so that the library's own binds (where the flag is a constant `false`) pay
+    /// nothing for the check.
+    @usableFromInline let marksBinds: Bool
 
     @inlinable init(raw: RawStatement, index: Int32) {
         statement = raw.handle
         owner = Unmanaged.passUnretained(raw)
         self.index = index
+        marksBinds = false
+    }
+
+    @inlinable init(marking slot: borrowing ParameterSlot) {
+        statement = slot.statement
+        owner = slot.owner
+        index = slot.index
+        marksBinds = true
     }
 
     /// Binds SQL NULL.
@@ -142,7 +154,23 @@ public struct ParameterSlot: ~Copyable {
         if Value.self == Double?.self { return try bindOptional(unsafeBitCast(value, to: Double?.self)) }
         if Value.self == Bool?.self { return try bindOptional(unsafeBitCast(value, to: Bool?.self)) }
         if Value.self == Data?.self { return try bindOptional(unsafeBitCast(value, to: Data?.self)) }
-        try value.bind(to: self)
+        // Any other type binds through its own `bind(to:)`, which must bind something: a parameter it skipped
+        // would keep the last run's binding, whose text or blob may point into reused arena memory.
+        owner._withUnsafeGuaranteedRef { $0.lastBoundParameter = 0 }
+        try value.bind(to: ParameterSlot(marking: self))
+        guard owner._withUnsafeGuaranteedRef({ $0.lastBoundParameter }) == index else {
+            throw boundNothing(Value.self)
+        }
+    }
+
+    @usableFromInline func boundNothing<Value>(_ type: Value.Type) -> SQLiteError {
+        var error = SQLiteError(
+            .misuse,
+            message: "\(Value.self).bind(to:) returned without binding a value to parameter \(parameterName); "
+                + "it must bind one (bindNull() for NULL)")
+        error.parameter = parameterName
+        error.sql = owner.takeUnretainedValue().sql
+        return error
     }
 
     @inlinable @inline(__always)
@@ -152,6 +180,8 @@ public struct ParameterSlot: ~Copyable {
 
     @inlinable func check(_ code: Int32) throws(SQLiteError) {
         if code != SQLITE_OK { throw bindError(code) }
+        // Every bind ends here: the mark tells a type's own bind(to:) that bound nothing from one that bound.
+        if marksBinds { owner._withUnsafeGuaranteedRef { $0.lastBoundParameter = index } }
     }
 
     @usableFromInline func bindError(_ code: Int32) -> SQLiteError {

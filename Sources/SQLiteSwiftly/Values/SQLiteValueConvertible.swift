@@ -38,6 +38,10 @@ public protocol SQLiteValueConvertible {
     init(stored: borrowing StoredValue) throws(SQLiteError)
     /// Binds the value to a statement parameter.
     ///
+    /// An implementation must bind a value through `slot` before it returns (``ParameterSlot/bindNull()`` for
+    /// NULL): one that returns without binding is refused with ``SQLiteError/Kind/misuse``, since the parameter
+    /// would otherwise keep the previous run's value.
+    ///
     /// - Parameter slot: The parameter to bind, borrowed for the duration of the call.
     /// - Throws: ``SQLiteError`` when the value cannot be stored or bound.
     func bind(to slot: borrowing ParameterSlot) throws(SQLiteError)

@@ -191,4 +191,35 @@ struct ChunkFailure: Error {}
         let missing = db.blobChunks(table: "photos", column: "data", rowID: 9).makeAsyncIterator()
         await #expect(throws: SQLiteError.self) { try await missing.next() }
     }
+
+    @Test("a blob cannot be rewritten from its own chunks, even transformed; another row or column can be")
+    func rewriteFromItself() async throws {
+        let db = try photos()
+        try db.execute("ALTER TABLE photos ADD COLUMN copy BLOB")
+        let original = [UInt8]((0..<5000).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) })
+        try db.execute("UPDATE photos SET data = \(original) WHERE id = 1")
+        for chunkSize in [1000, 1 << 20] {
+            let own = db.blobChunks(table: "photos", column: "data", rowID: 1, chunkSize: chunkSize)
+            let error = await #expect(throws: SQLiteError.self) {
+                try await db.writeBlob(table: "photos", column: "DATA", rowID: 1, count: original.count, from: own)
+            }
+            #expect(error?.kind == .misuse)
+            #expect(error?.table == "photos" && error?.column == "data")
+            let transformed = own.map { chunk in chunk.map { $0 ^ 0xFF } }
+            await #expect(throws: SQLiteError.self) {
+                try await db.writeBlob(
+                    table: "photos", column: "data", rowID: 1, count: original.count, from: transformed)
+            }
+            #expect(try bytes(db) == original)
+            #expect(!db.isInTransaction)
+        }
+        // Into another column of the same row, and into another row, the chunks stream as they are.
+        let source = db.blobChunks(table: "photos", column: "data", rowID: 1, chunkSize: 1000)
+        #expect(try await db.writeBlob(table: "photos", column: "copy", rowID: 1, count: 5000, from: source) == 5000)
+        #expect(try db.fetchValue([UInt8].self, "SELECT copy FROM photos WHERE id = 1") == original)
+        try db.execute("INSERT INTO photos (id, data) VALUES (2, zeroblob(5000))")
+        #expect(try await db.writeBlob(table: "photos", column: "data", rowID: 2, count: 5000, from: source) == 5000)
+        #expect(try bytes(db, id: 2) == original)
+        #expect(try bytes(db) == original)
+    }
 }

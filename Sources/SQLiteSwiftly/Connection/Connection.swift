@@ -42,6 +42,9 @@ public final class Connection {
     let functionErrors = FunctionErrors()
     /// The busy handler's state (see ``BusyWait``). A pointer, because SQLite's handler reads and writes it.
     let busyWait: UnsafeMutablePointer<BusyWait>
+    /// The blobs a streaming ``writeBlob(table:column:rowID:count:from:isolation:)`` is rewriting: zeroed first,
+    /// so chunks read from one of them would be zeros (see ``BlobChunks``).
+    var blobsBeingRewritten: [BlobCell] = []
     /// The writers' turnstile, opened at the first write transaction that queues (see ``WriterTurnstile``).
     var turnstile = TurnstileSlot.unopened
 

@@ -26,6 +26,19 @@ public struct BlobChunks: AsyncSequence {
     let rowID: Int64
     let chunkSize: Int
 
+    /// The blob these chunks read.
+    var cell: BlobCell { BlobCell(table: table, column: column, rowID: rowID) }
+
+    /// The error for chunks read from the blob a streaming write is rewriting.
+    func rewritingItself() -> SQLiteError {
+        SQLiteError(
+            .misuse,
+            message: "these chunks read the blob that writeBlob is rewriting, which it zeroed before the first chunk; "
+                + "read the blob into memory or a file first, or write another row or column"
+        )
+        .with(table: table, column: column)
+    }
+
     /// Creates the iterator, which opens the blob at its first chunk.
     ///
     /// - Returns: The iterator.
@@ -70,6 +83,9 @@ public struct BlobChunks: AsyncSequence {
         private func nextChunk() throws(SQLiteError) -> [UInt8]? {
             guard !isFinished else { return nil }
             do throws(SQLiteError) {
+                // The blob being rewritten was zeroed before the first chunk was written: its chunks would be
+                // zeros, written back over the data (an in-place rewrite through `.map`, say).
+                if chunks.connection.blobsBeingRewritten.contains(chunks.cell) { throw chunks.rewritingItself() }
                 if blob == nil {
                     let opened = try chunks.connection.openBlob(
                         table: chunks.table, column: chunks.column, rowID: chunks.rowID, writable: false)

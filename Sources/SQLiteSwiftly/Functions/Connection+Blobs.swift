@@ -123,6 +123,8 @@ extension Connection {
     ///
     /// As ``writeBlob(table:column:rowID:fromFile:chunkSize:)``: `zeroblob(count)`, then each chunk in turn, in
     /// one savepoint that is rolled back if the sequence throws or does not deliver exactly `count` bytes.
+    /// The chunks cannot come from the blob being written, which is zeroed first: ``BlobChunks`` of it, even
+    /// transformed on the way (`.map`), throw ``SQLiteError/Kind/misuse`` and nothing is changed.
     ///
     /// - Parameters:
     ///   - table: The row's table in the main database.
@@ -139,10 +141,15 @@ extension Connection {
         table: String, column: String, rowID: Int64, count: Int, from chunks: Chunks,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Int where Chunks.Element: ContiguousBytes {
+        let cell = BlobCell(table: table, column: column, rowID: rowID)
         let savepoint = "sqliteswiftly_blob_\(transactionDepth + 1)"
         try execute(SQL(verbatim: "SAVEPOINT \(savepoint)"))
         transactionDepth += 1
-        defer { transactionDepth -= 1 }
+        blobsBeingRewritten.append(cell)
+        defer {
+            transactionDepth -= 1
+            if let index = blobsBeingRewritten.lastIndex(of: cell) { blobsBeingRewritten.remove(at: index) }
+        }
         do {
             try reserveBlob(table: table, column: column, rowID: rowID, count: count)
             let blob = try openBlob(table: table, column: column, rowID: rowID, writable: true)

@@ -215,9 +215,15 @@ private func roundTrip<V: SQLiteValueConvertible>(_ value: V) throws -> (value: 
         #expect(storage == "text")
     }
 
-    @Test("text that is not a URL, and non-text, is refused")
+    @Test("text that is not a URL, text URL would change, and non-text, are refused")
     func badURL() throws {
         let db = try Connection.inMemory()
+        // URL(string:) repairs these by percent-encoding; read as they are stored, they are refused.
+        for text in ["http://example.com/a b", "http://example.com/ä", "a b"] {
+            let error = sqliteError { _ = try db.fetchValue(URL.self, "SELECT \(text)") }
+            #expect(error?.kind == .conversionFailed)
+            #expect(error?.message.contains("URL would change it") == true)
+        }
         for literal in ["''", "42", "x'41'"] {
             #expect(
                 sqliteError { _ = try db.fetchValue(URL.self, SQL(verbatim: "SELECT \(literal)")) }?.kind
@@ -247,6 +253,30 @@ private func roundTrip<V: SQLiteValueConvertible>(_ value: V) throws -> (value: 
                     == .conversionFailed)
         }
         #expect(sqliteError { _ = try Decimal.nan.sqliteValue }?.kind == .conversionFailed)
+    }
+
+    @Test("text with more significant digits than Decimal holds is refused instead of cut short")
+    func decimalDigits() throws {
+        let db = try Connection.inMemory()
+        let long = [
+            "123456789012345678901234567890123456789012345678901",
+            "0.000000001234567890123456789012345678901234567891",
+            "-1234567890123456789012345678901234567890.5",
+        ]
+        for text in long {
+            let error = sqliteError { _ = try db.fetchValue(Decimal.self, "SELECT \(text)") }
+            #expect(error?.kind == .conversionFailed)
+            #expect(error?.message.contains("more significant digits") == true)
+        }
+        // 38 significant digits, and zeros that are not significant, still read exactly.
+        let exact = [
+            "12345678901234567890123456789012345678", "-0.1234567890123456789012345678901234567800",
+            "1000000000000000000000000000000000000000000000", "0.000", "-0", "+7.5e-3", "15e-1", "00012.5000",
+        ]
+        for text in exact {
+            let read = try #require(try db.fetchValue(Decimal.self, "SELECT \(text)"))
+            #expect(read == Decimal(string: text), "\(text)")
+        }
     }
 
     // MARK: - Enums and custom types

@@ -129,4 +129,33 @@ import Testing
         #expect(try db.fetchAll(UntypedRow.self, "SELECT a, b FROM t").map(\.values) == [[.integer(1), .text("two")]])
         #expect((SQL("SELECT 1") + SQL(verbatim: " ")).arguments == .none)
     }
+
+    @Test("a named argument given twice in a literal is refused instead of keeping one of its values")
+    func repeatedName() throws {
+        let db = try Connection.inMemory()
+        let arguments: StatementArguments = ["a": 1, "a": 2]
+        let error = sqliteError { try db.fetchValue(Int.self, "SELECT :a", arguments) }
+        #expect(error?.kind == .parameterMismatch)
+        #expect(error?.message.contains("\"a\" is given twice") == true)
+        let distinct: StatementArguments = ["a": 1, "b": 2]
+        #expect(try db.fetchValue(Int.self, "SELECT :a + :b", distinct) == 3)
+    }
+
+    @Test("a name two result columns share is refused by Row's subscript and gives nil in an UntypedRow")
+    func ambiguousColumnName() throws {
+        struct ByName: RowDecodable {
+            var id: Int
+            init(row: borrowing Row) throws { id = try row["id"] }
+        }
+        let db = try Connection.inMemory()
+        let error = sqliteError { try db.fetchOne(ByName.self, "SELECT 1 AS id, 2 AS ID") }
+        #expect(error?.kind == .conversionFailed)
+        #expect(error?.message.contains("2 columns named \"id\"") == true)
+        #expect(error?.column == "id")
+        #expect(try db.fetchOne(ByName.self, "SELECT 1 AS id, 2 AS other")?.id == 1)
+        let row = try #require(try db.fetchOne(UntypedRow.self, "SELECT 1 AS id, 2 AS id, 3 AS other"))
+        #expect(row["id"] == nil)
+        #expect(row["OTHER"] == .integer(3))
+        #expect(row[1] == .integer(2))
+    }
 }

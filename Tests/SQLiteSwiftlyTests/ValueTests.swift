@@ -260,6 +260,37 @@ struct BadStoredValue: Sendable, CustomTestStringConvertible {
         #expect(try Float(sqliteValue: .real(Double(Float.greatestFiniteMagnitude))) == .greatestFiniteMagnitude)
     }
 
+    @Test("a REAL that would read as a zero Float is refused; zero, subnormal floats and negative zero still read")
+    func floatUnderflow() throws {
+        let db = try Connection.inMemory()
+        for literal in ["1e-60", "-1e-50"] {
+            let error = sqliteError { try db.fetchValue(Float.self, SQL(verbatim: "SELECT \(literal)")) }
+            #expect(error?.kind == .conversionFailed)
+        }
+        #expect(try db.fetchValue(Float.self, "SELECT 0.0") == 0)
+        #expect(try db.fetchValue(Float.self, "SELECT -0.0") == 0)
+        #expect(try db.fetchValue(Float.self, "SELECT ?", [Float.leastNonzeroMagnitude]) == .leastNonzeroMagnitude)
+        #expect(try Float(sqliteValue: .real(1e-40)) > 0)
+    }
+
+    @Test(
+        "an INTEGER a Double would round is refused; every integer a Double holds exactly still reads",
+        arguments: [Int64(1) << 53 + 1, -(Int64(1) << 53) - 1, Int64.max, Int64.min + 1, 123_456_789_012_345_679])
+    func inexactDouble(integer: Int64) throws {
+        let db = try Connection.inMemory()
+        let error = sqliteError { try db.fetchValue(Double.self, "SELECT \(integer)") }
+        #expect(error?.kind == .conversionFailed)
+        #expect(error?.message.contains("no exact Double") == true)
+        #expect(throws: SQLiteError.self) { try Double(sqliteValue: .integer(integer)) }
+        #expect(throws: SQLiteError.self) { try db.fetchValue(Float.self, "SELECT \(integer)") }
+        #expect(try db.fetchValue(Int64.self, "SELECT \(integer)") == integer)
+        // Neighbours that a double holds exactly: 2^53, powers of two, Int64.min.
+        for exact in [Int64(1) << 53, -(Int64(1) << 53), Int64(1) << 62, Int64.min, 0, 1, -1] {
+            #expect(try db.fetchValue(Double.self, "SELECT \(exact)") == Double(exact))
+            #expect(try Double(sqliteValue: .integer(exact)) == Double(exact))
+        }
+    }
+
     @Test("a model value SQLite cannot store is refused, naming table and column, and nothing is inserted")
     func modelBindingErrors() throws {
         let db = try Connection.inMemory()

@@ -75,10 +75,20 @@ public struct StatementArguments: Hashable, Sendable, ExpressibleByArrayLiteral,
 
     /// Creates named arguments from a dictionary literal.
     ///
+    /// A name given twice makes the arguments fail to bind with ``SQLiteError/Kind/parameterMismatch``, rather
+    /// than keep one of the two values.
+    ///
     /// - Parameter elements: Pairs of parameter name and value.
     public init(dictionaryLiteral elements: (String, (any SQLiteValueConvertible)?)...) {
         var values: [String: Argument] = [:]
-        for (name, value) in elements { values[name] = value?.statementArgument ?? .value(.null) }
+        for (name, value) in elements {
+            guard values[name] == nil else {
+                values[name] = .invalid(
+                    SQLiteError(.parameterMismatch, message: "the argument \"\(name)\" is given twice"))
+                continue
+            }
+            values[name] = value?.statementArgument ?? .value(.null)
+        }
         storage = .named(values)
     }
 

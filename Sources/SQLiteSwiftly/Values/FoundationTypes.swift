@@ -120,15 +120,21 @@ extension URL: SQLiteValueConvertible {
     /// URLs are declared `TEXT` and stored as their `absoluteString`.
     public static var declaredType: DeclaredType { .text }
 
-    /// Converts TEXT that `URL(string:)` accepts.
+    /// Converts TEXT that `URL(string:)` accepts as it is.
     ///
     /// - Parameter sqliteValue: The stored value.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes and text that is not a URL.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes, text that is not a URL, and
+    ///   text that `URL` would change (by percent-encoding a space or a non-ASCII character, say).
     public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
         guard case .text(let text) = sqliteValue else {
             throw .conversion("expected TEXT URL, found \(sqliteValue.storageClass)")
         }
         guard !text.isEmpty, let url = URL(string: text) else { throw .conversion("stored TEXT is not a URL") }
+        // URL(string:) may repair the text (percent-encoding a space, say); what is stored is read as it is, or not
+        // at all. What the library stores, an absoluteString, reads back unchanged.
+        guard url.absoluteString == text else {
+            throw .conversion("stored TEXT is not a valid URL as it is (URL would change it to \(url.absoluteString))")
+        }
         self = url
     }
 
@@ -144,15 +150,19 @@ extension Decimal: SQLiteValueConvertible {
     /// Converts TEXT holding a decimal number (`-12.340`, `1e-3`), or an INTEGER.
     ///
     /// - Parameter sqliteValue: The stored value.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for REAL (already rounded), BLOB, NULL and text that is
-    ///   not a number.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for REAL (already rounded), BLOB, NULL, text that is
+    ///   not a number, and a number with more significant digits than `Decimal` holds (38).
     public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
         switch sqliteValue {
         case .integer(let value):
             self.init(value)
         case .text(let text):
-            guard Self.isDecimalNumber(text), let value = Decimal(string: text, locale: nil) else {
+            guard let number = DecimalDigits(text), let value = Decimal(string: text, locale: nil) else {
                 throw .conversion("stored TEXT is not a decimal number")
+            }
+            // Decimal keeps 38 significant digits and parses longer text by dropping the rest.
+            guard DecimalDigits(value.description) == number else {
+                throw .conversion("stored TEXT \(text) has more significant digits than Decimal holds")
             }
             self = value
         default:
@@ -166,28 +176,5 @@ extension Decimal: SQLiteValueConvertible {
             guard !isNaN else { throw .conversion("a NaN Decimal cannot be stored") }
             return .text(description)
         }
-    }
-
-    /// Whether `text` is `[+-]digits[.digits][(e|E)[+-]digits]`, with at least one digit before the exponent.
-    static func isDecimalNumber(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        func digits() -> Int {
-            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
-            bytes = bytes.dropFirst(count)
-            return count
-        }
-        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-        var mantissa = digits()
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            mantissa += digits()
-        }
-        guard mantissa > 0 else { return false }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-            guard digits() > 0 else { return false }
-        }
-        return bytes.isEmpty
     }
 }

@@ -53,15 +53,22 @@ public struct Row: ~Copyable {
     ///
     /// - Parameter name: The column name.
     /// - Returns: The converted value.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` when no column has that name or the value does not convert.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` when no column has that name, when more than one has it
+    ///   (`SELECT a.id, b.id ...`: read by index, or give them aliases), or when the value does not convert.
     public subscript<Value: SQLiteValueConvertible>(_ name: String) -> Value {
         get throws(SQLiteError) {
-            guard let index = index(of: name) else {
-                var error = SQLiteError.conversion("the result has no column named \"\(name)\"")
+            let key = name.sqlIdentifierKey
+            let matches = (0..<count).filter { columnName(at: $0).sqlIdentifierKey == key }
+            guard matches.count == 1 else {
+                let problem =
+                    matches.isEmpty
+                    ? "the result has no column named \"\(name)\""
+                    : "the result has \(matches.count) columns named \"\(name)\"; read by index, or give them aliases"
+                var error = SQLiteError.conversion(problem)
                 error.column = name
                 throw located(error, position: nil)
             }
-            return try value(at: index)
+            return try value(at: matches[0])
         }
     }
 
@@ -117,10 +124,11 @@ public struct Row: ~Copyable {
         return name(atPosition: position)
     }
 
-    /// The 0-based index of the column named `name`, ignoring ASCII case.
+    /// The 0-based index of the first column named `name`, ignoring ASCII case.
     ///
     /// - Parameter name: The column name.
-    /// - Returns: The index, or `nil` if no column has that name.
+    /// - Returns: The index of the first column with that name (a result may have several: the subscript by name
+    ///   refuses those), or `nil` if no column has that name.
     public func index(of name: String) -> Int? {
         let key = name.sqlIdentifierKey
         for index in 0..<count where columnName(at: index).sqlIdentifierKey == key { return index }

@@ -107,24 +107,34 @@ extension Double: SQLiteValueConvertible {
     /// Doubles are declared `REAL`.
     public static var declaredType: DeclaredType { .real }
 
-    /// Reads a REAL, or an INTEGER converted to the nearest double.
+    /// Reads a REAL, or an INTEGER that a double holds exactly.
     ///
     /// - Parameter stored: The stored value.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL, and for an INTEGER a double would
+    ///   round (above 2^53 in magnitude, unless it has enough trailing zero bits).
     @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
         self = try stored.double()
     }
 
-    /// Converts a REAL or INTEGER.
+    /// Converts a REAL, or an INTEGER that a double holds exactly.
     ///
     /// - Parameter sqliteValue: The stored value.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes, and for an INTEGER a double
+    ///   would round.
     @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
         switch sqliteValue {
         case .real(let value): self = value
-        case .integer(let value): self = Double(value)
+        case .integer(let value): self = try Double(exactInteger: value)
         default: throw .conversion("expected REAL, found \(sqliteValue.storageClass)")
         }
+    }
+
+    /// The integer as a double, refusing one the double would round (reading it is never silently lossy).
+    @inlinable init(exactInteger integer: Int64) throws(SQLiteError) {
+        guard let exact = Double(exactly: integer) else {
+            throw SQLiteError.conversion("the stored INTEGER \(integer) has no exact Double; read it as Int64")
+        }
+        self = exact
     }
 
     /// The double; NaN is refused.
@@ -151,8 +161,9 @@ extension Float: SQLiteValueConvertible {
     /// Reads a REAL or INTEGER, rounded to the nearest float.
     ///
     /// - Parameter stored: The stored value.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL, and for a finite value too large
-    ///   for a float (it would read as infinity).
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL, for a finite value too large
+    ///   for a float (it would read as infinity), a value too small (it would read as zero), and an INTEGER a
+    ///   double would round.
     @inlinable public init(stored: borrowing StoredValue) throws(SQLiteError) {
         self = try Float(checking: stored.double())
     }
@@ -161,15 +172,16 @@ extension Float: SQLiteValueConvertible {
     ///
     /// - Parameter sqliteValue: The stored value.
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for other storage classes, and for a finite value too
-    ///   large for a float.
+    ///   large or too small (other than zero) for a float.
     @inlinable public init(sqliteValue: SQLiteValue) throws(SQLiteError) {
         self = try Float(checking: Double(sqliteValue: sqliteValue))
     }
 
-    /// Rounds a double to the nearest float, refusing a finite double that would become infinite.
+    /// Rounds a double to the nearest float, refusing a finite double that would become infinite and a nonzero
+    /// one that would become zero.
     @inlinable init(checking double: Double) throws(SQLiteError) {
         let float = Float(double)
-        guard float.isFinite || !double.isFinite else {
+        guard float.isFinite || !double.isFinite, float != 0 || double == 0 else {
             throw SQLiteError.conversion("the stored REAL \(double) is out of range for Float")
         }
         self = float

@@ -44,14 +44,15 @@ public struct StoredValue: ~Copyable {
 
     /// The number as a double.
     ///
-    /// - Returns: The value, when its storage class is REAL or INTEGER.
-    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL.
+    /// - Returns: The value, when its storage class is REAL, or INTEGER that a double holds exactly (every
+    ///   integer up to 2^53 in magnitude, and larger ones with enough trailing zero bits).
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT, BLOB and NULL, and for an INTEGER a double
+    ///   would round.
     @inlinable public func double() throws(SQLiteError) -> Double {
         let type = sqlite3_value_type(value)
-        guard type == SQLITE_FLOAT || type == SQLITE_INTEGER else {
-            throw Self.mismatch(expected: .real, found: type)
-        }
-        return sqlite3_value_double(value)
+        if type == SQLITE_FLOAT { return sqlite3_value_double(value) }
+        guard type == SQLITE_INTEGER else { throw Self.mismatch(expected: .real, found: type) }
+        return try Double(exactInteger: sqlite3_value_int64(value))
     }
 
     /// The text, with embedded NUL characters kept.

@@ -54,10 +54,14 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
         return values[index]
     }
 
-    /// The value of the column named `name` (ASCII case-insensitive), or `nil` if there is no such column.
+    /// The value of the column named `name` (ASCII case-insensitive), or `nil` if no column has that name, or
+    /// more than one has (`SELECT a.id, b.id ...`: read those by index).
     ///
     /// - Parameter name: The column name.
     public subscript(_ name: String) -> SQLiteValue? {
-        columnNames.firstIndex { $0.sqlIdentifierKey == name.sqlIdentifierKey }.map { values[$0] }
+        let key = name.sqlIdentifierKey
+        let matches = columnNames.indices.filter { columnNames[$0].sqlIdentifierKey == key }
+        guard matches.count == 1 else { return nil }  // not a ternary: see the subscript by index
+        return values[matches[0]]
     }
 }

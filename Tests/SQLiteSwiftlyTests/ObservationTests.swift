@@ -235,6 +235,25 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         #expect(try await children.value(at: 1) == 0)
     }
 
+    @Test("a trigger created under a cached write: its first run after that notifies the trigger's table")
+    func triggerCreatedUnderCachedWrite() async throws {
+        let shared = try await makeShared()
+        try await shared.write { db in try db.execute("CREATE TABLE copies (value INTEGER)") }
+        let copies = ObservationRecorder(
+            shared.observe { db in try db.fetchValue(Int.self, "SELECT count(*) FROM copies") })
+        #expect(try await copies.value(at: 0) == 0)
+        // Run twice, the insert is cached with what it writes: `other` only.
+        for value in [1, 2] {
+            try await shared.write { db in try db.execute("INSERT INTO other (value) VALUES (\(value))") }
+        }
+        try await shared.write { db in
+            try db.execute("CREATE TRIGGER copy AFTER INSERT ON other BEGIN INSERT INTO copies VALUES (new.value); END")
+        }
+        // The cached insert is re-prepared at its step, and now writes `copies` too.
+        try await shared.write { db in try db.execute("INSERT INTO other (value) VALUES (\(3))") }
+        #expect(try await copies.value(from: 1, atMost: .seconds(10)) { $0 == 1 } == 1)
+    }
+
     @Test("the change hook reports tables, kinds and row ids after each commit")
     func changeHook() async throws {
         let shared = try await makeShared()
@@ -268,6 +287,37 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         #expect(try await recorder.value(at: 0) == 0)
         try setup.execute("INSERT INTO notes (text) VALUES ('from elsewhere')")
         #expect(try await recorder.value(from: 1) { $0 == 1 } == 1)
+    }
+
+    @Test("check intervals out of range are used within 1 ms and a day; a shorter one applies at once")
+    func checkIntervals() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("intervals.sqlite")
+        let setup = try Connection(creating: path)
+        try setup.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        let shared = try SharedConnection(.open(path: path))
+        @Sendable func count(_ db: Connection) throws -> Int {
+            try db.fetchValue(Int.self, "SELECT count(*) FROM notes") ?? -1
+        }
+        // Set after init, past what the clock can sleep: it used to trap in Task.sleep.
+        var huge = ObservationOptions()
+        huge.otherConnectionCheckInterval = .seconds(Int64.max)
+        #expect(
+            ObservationOptions(otherConnectionCheckInterval: .seconds(Int64.max)).otherConnectionCheckInterval
+                == .seconds(86_400))
+        #expect(
+            ObservationOptions(otherConnectionCheckInterval: .zero).otherConnectionCheckInterval == .milliseconds(1))
+        let slow = ObservationRecorder(shared.observe(options: huge) { db in try count(db) })
+        #expect(try await slow.value(at: 0) == 0)
+        try await Task.sleep(for: .milliseconds(50))  // the poller now sleeps a day
+        let fast = ObservationRecorder(
+            shared.observe(options: ObservationOptions(otherConnectionCheckInterval: .milliseconds(10))) { db in
+                try count(db)
+            })
+        #expect(try await fast.value(at: 0) == 0)
+        try setup.execute("INSERT INTO notes (text) VALUES ('from elsewhere')")
+        #expect(try await fast.value(from: 1, atMost: .seconds(10)) { $0 == 1 } == 1)
+        #expect(try await slow.value(from: 1, atMost: .seconds(10)) { $0 == 1 } == 1)
     }
 
     @Test(

@@ -106,6 +106,25 @@ let endlessQuery =
         #expect(state.1 == false)
     }
 
+    @Test("a read body that ends its transaction, writes and begins another is refused")
+    func readThatEndsItsTransaction() async throws {
+        let directory = try TemporaryDirectory()
+        let shared = try await makeShared(directory)
+        await #expect {
+            try await shared.read { db in
+                try db.execute("PRAGMA query_only = OFF")
+                try db.execute("ROLLBACK")
+                try db.execute("INSERT INTO notes VALUES ('written by a read')")
+                try db.execute("BEGIN")
+            }
+        } throws: { error in
+            let error = error as? SQLiteError
+            return error?.kind == .transactionRolledBack && error?.message.contains("committed on their own") == true
+        }
+        let inTransaction = try await shared.withConnection { db in db.isInTransaction }
+        #expect(!inTransaction)
+    }
+
     @Test("interrupt() stops a long query from another task; the connection works afterwards", .timeLimit(.minutes(1)))
     func interruptStopsQuery() async throws {
         let directory = try TemporaryDirectory()

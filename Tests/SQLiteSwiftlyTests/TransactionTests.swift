@@ -364,6 +364,56 @@ private struct BodyFailure: Error, Equatable {}
         #expect(try count(db) == 0)
     }
 
+    @Test("a body that ends the transaction and begins another is refused; the other transaction is not committed")
+    func endedAndBegunAgain() throws {
+        let directory = try TemporaryDirectory()
+        let db = try makeDatabase(directory)
+        // ROLLBACK, then BEGIN: the first half is gone, and the second must not commit as if it were the whole.
+        let rolledBack = sqliteError {
+            try db.transaction {
+                try db.execute("INSERT INTO items (id) VALUES (1)")
+                try db.execute("ROLLBACK")
+                try db.execute("BEGIN")
+                try db.execute("INSERT INTO items (id) VALUES (2)")
+            }
+        }
+        #expect(rolledBack?.kind == .transactionRolledBack)
+        #expect(try count(db) == 0)
+        #expect(!db.isInTransaction)
+        // COMMIT, then BEGIN: the first half is committed (the error says so), the second is rolled back.
+        for throwsAfter in [false, true] {
+            try db.execute("DELETE FROM items")
+            let committed = sqliteError {
+                try db.transaction {
+                    try db.execute("INSERT INTO items (id) VALUES (1)")
+                    try db.execute("COMMIT")
+                    try db.execute("BEGIN")
+                    try db.execute("INSERT INTO items (id) VALUES (2)")
+                    if throwsAfter { throw SQLiteError(.misuse, message: "the body's own error") }
+                }
+            }
+            #expect(committed?.kind == .misuse)
+            #expect(committed?.message.contains("with COMMIT: what it wrote before is committed") == true)
+            #expect(try db.fetchValue(String.self, "SELECT group_concat(id) FROM items") == "1")
+            #expect(!db.isInTransaction)
+        }
+        // Nested: the outer transaction reports it too, and nothing stays open.
+        try db.execute("DELETE FROM items")
+        let nested = sqliteError {
+            try db.transaction {
+                try db.transaction {
+                    try db.execute("INSERT INTO items (id) VALUES (3)")
+                    try db.execute("ROLLBACK")
+                    try db.execute("BEGIN")
+                }
+                try db.execute("INSERT INTO items (id) VALUES (4)")
+            }
+        }
+        #expect(nested?.kind == .transactionRolledBack)
+        #expect(try count(db) == 0)
+        #expect(!db.isInTransaction)
+    }
+
     @Test("a failed COMMIT (deferred foreign key) rolls back and leaves no transaction open")
     func failedCommitRollsBack() throws {
         let directory = try TemporaryDirectory()

@@ -20,7 +20,8 @@ extension Connection {
     /// when `body` swallowed the failure and returned, the commit is refused with that same kind. Either way
     /// nothing of the transaction is kept. A body that ends the transaction itself gets
     /// ``SQLiteError/Kind/transactionRolledBack`` after a `ROLLBACK` (nothing is kept) and
-    /// ``SQLiteError/Kind/misuse`` after a `COMMIT` (its changes are committed).
+    /// ``SQLiteError/Kind/misuse`` after a `COMMIT` (what it wrote before is committed), even when it began
+    /// another transaction after: that transaction is rolled back, not committed as if it were this one.
     ///
     /// ```swift
     /// try db.transaction {
@@ -80,20 +81,39 @@ extension Connection {
         defer { turnstile?.leave() }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
-        let rollbacksBefore = changeTracker.rollbackCount
+        let (rollbacksBefore, commitsBefore) = (changeTracker.rollbackCount, changeTracker.commitCount)
+        // Whether the body ended this transaction itself, even if it began another one after: that one is not
+        // this transaction, and committing it would keep half of the body's work.
+        func bodyEnded() -> SQLiteError? {
+            let (rolledBack, committed) = (
+                changeTracker.rollbackCount != rollbacksBefore, changeTracker.commitCount != commitsBefore
+            )
+            guard rolledBack || committed else { return nil }
+            return endedByBody(rolledBack: rolledBack, committedOutside: committed)
+        }
         let result: Result
         do {
             result = try body()
         } catch {
-            if isInTransaction {
-                try? rollBack(undo)
-                throw error
+            let (stillOpen, committedPart) = (isInTransaction, changeTracker.commitCount != commitsBefore)
+            let bodyRolledBack = changeTracker.rollbackCount != rollbacksBefore  // before the rollback below
+            if stillOpen { try? rollBack(undo) }
+            // A body that committed part of its work and then threw: the commit is the misuse to report.
+            if committedPart {
+                throw lift(
+                    endedByBody(
+                        rolledBack: bodyRolledBack,
+                        committedOutside: true))
             }
+            if stillOpen { throw error }
             throw Self.rolledBack(error, lift: lift)
         }
-        guard isInTransaction else {
-            throw lift(endedByBody(rolledBack: changeTracker.rollbackCount != rollbacksBefore))
+        if let ended = bodyEnded() {
+            // A transaction the body began after ending this one: its part is not kept.
+            if isInTransaction && !nested { try? rollBack(undo) }
+            throw lift(ended)
         }
+        guard isInTransaction else { throw lift(endedByBody(rolledBack: false, committedOutside: false)) }
         do {
             try executeKept(commit)
         } catch {
@@ -120,18 +140,24 @@ extension Connection {
     }
 
     /// The error for a body that returned after the transaction had ended: rolled back (by SQLite after an
-    /// error, or by a `ROLLBACK` in the body), or committed by a `COMMIT` in the body.
-    private func endedByBody(rolledBack: Bool) -> SQLiteError {
+    /// error, or by a `ROLLBACK` in the body), or committed by a `COMMIT` in the body; `committedOutside` when
+    /// writes were committed outside the transaction (a `COMMIT`, or writes in autocommit mode after a rollback).
+    private func endedByBody(rolledBack: Bool, committedOutside: Bool) -> SQLiteError {
         if rolledBack {
             return SQLiteError(
                 .transactionRolledBack,
                 message: "the transaction was rolled back before it could commit (by SQLite after an error, or by "
-                    + "a ROLLBACK in the body); nothing was committed")
+                    + "a ROLLBACK in the body); "
+                    + (committedOutside
+                        ? "nothing of it was committed, but writes the body made after the rollback were committed "
+                            + "on their own"
+                        : "nothing was committed"))
         }
         return SQLiteError(
             .misuse,
-            message: "the transaction body ended the transaction itself with COMMIT: its changes are committed; "
-                + "end a transaction only by returning from its body (or throwing, to roll back)")
+            message: "the transaction body ended the transaction itself with COMMIT: what it wrote before is "
+                + "committed, and what it wrote in a transaction it began after is rolled back; end a transaction "
+                + "only by returning from its body (or throwing, to roll back)")
     }
 
     /// Marks an SQLite error as having ended the transaction.

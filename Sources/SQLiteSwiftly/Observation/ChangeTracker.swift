@@ -12,6 +12,10 @@ final class ChangeTracker {
     private let db: OpaquePointer
     /// How many transactions SQLite rolled back (see ``Connection/transaction(_:_:)``).
     var rollbackCount = 0
+    /// How many commits were asked for (the commit hook ran; a commit can still fail after it): a transaction
+    /// body that ran `COMMIT` moved it, even if it began another transaction after (see
+    /// ``Connection/transaction(_:_:)``).
+    var commitCount = 0
     /// Whether statements must be reported: changes are tracked, or a fetch's reads are recorded. Checked at the
     /// start of every statement run, so it is the only cost of observation support while nothing is observed.
     @usableFromInline @exclusivity(unchecked) var isActive = false
@@ -54,6 +58,13 @@ final class ChangeTracker {
 
     init(db: OpaquePointer) {
         self.db = db
+        sqlite3_commit_hook(
+            db,
+            { context in
+                guard let context else { return 0 }
+                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().willCommit()
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
         sqlite3_rollback_hook(
             db,
             { context in
@@ -71,16 +82,8 @@ final class ChangeTracker {
         if wanted.tracksChanges != configuration.tracksChanges {
             if wanted.tracksChanges {
                 installAuthorizer()
-                sqlite3_commit_hook(
-                    db,
-                    { context in
-                        guard let context else { return 0 }
-                        Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().commitRequested = true
-                        return 0
-                    }, context)
                 dataVersion = readDataVersion()
             } else {
-                sqlite3_commit_hook(db, nil, nil)
                 pending = [:]
                 pendingRegion = ObservedRegion()
                 pendingSchemaChange = false
@@ -119,6 +122,16 @@ final class ChangeTracker {
         }
         if let region = raw.region { note(region) }
         if isRecording { recordedStatements.append(raw) }
+    }
+
+    /// Reports a statement after a step: one that SQLite re-prepared during it (after a schema change, a trigger
+    /// created) may write other tables than its region said when the run began.
+    @usableFromInline func didStep(_ raw: RawStatement) {
+        let reprepares = raw.reprepareCount
+        guard raw.regionAtReprepare != reprepares else { return }
+        raw.region = region(of: raw.sql)
+        raw.regionAtReprepare = reprepares
+        if let region = raw.region { note(region) }
     }
 
     /// Reports a statement of a script about to run.
@@ -226,6 +239,11 @@ final class ChangeTracker {
     }
 
     // MARK: - Commits, here and elsewhere
+
+    private func willCommit() {
+        commitCount += 1
+        if configuration.tracksChanges { commitRequested = true }
+    }
 
     private func didRollBack() {
         rollbackCount += 1

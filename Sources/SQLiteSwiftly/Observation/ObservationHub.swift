@@ -33,6 +33,8 @@ final class ObservationHub: Sendable {
         var nextID = 0
         var isClosed = false
         var poller: Task<Void, Never>?
+        /// The interval the poller sleeps now: an observer that asks for a shorter one restarts it.
+        var pollerInterval: Duration?
         var pollsOtherConnections = false
         /// The observations whose last fetch read each table (by key), so that a commit finds the ones it touches
         /// without looking at the others.
@@ -88,7 +90,7 @@ final class ObservationHub: Sendable {
         state.withLock { state -> Int? in
             guard !state.isClosed else { return nil }
             state.nextID += 1
-            state.observers[state.nextID] = Observer(interval: interval)
+            state.observers[state.nextID] = Observer(interval: ObservationOptions.usable(interval))
             state.fetching.insert(state.nextID)
             update(&state)
             return state.nextID
@@ -102,7 +104,8 @@ final class ObservationHub: Sendable {
             state.nextID += 1
             state.subscribers[state.nextID] = continuation
             // A subscriber takes part in polling with an observer entry that is never waited on.
-            state.observers[-state.nextID] = Observer(region: ObservedRegion(), interval: interval)
+            state.observers[-state.nextID] = Observer(
+                region: ObservedRegion(), interval: ObservationOptions.usable(interval))
             update(&state)
             return state.nextID
         }
@@ -147,11 +150,20 @@ final class ObservationHub: Sendable {
     private func update(_ state: inout State) {
         let tracks = !state.observers.isEmpty
         wantedBits.store((tracks ? 1 : 0) | (state.subscribers.isEmpty ? 0 : 2), ordering: .releasing)
+        if let poller = state.poller, let sleeping = state.pollerInterval,
+            let shortest = state.observers.values.map(\.interval).min(), shortest < sleeping
+        {
+            // A new observer asks for a shorter interval than the poller sleeps: it must not wait that sleep out.
+            poller.cancel()
+            state.poller = nil
+            state.pollerInterval = nil
+        }
         if tracks && state.poller == nil && !state.isClosed && state.pollsOtherConnections {
             state.poller = Task { [weak self] in await self?.poll() }
         } else if !tracks, let poller = state.poller {
             poller.cancel()
             state.poller = nil
+            state.pollerInterval = nil
         }
     }
 
@@ -245,8 +257,9 @@ final class ObservationHub: Sendable {
     private func poll() async {
         while true {
             let next = state.withLock { state -> Duration? in
-                guard state.owner != nil else { return nil }
-                return state.observers.values.map(\.interval).min()
+                guard state.owner != nil, !Task.isCancelled else { return nil }
+                state.pollerInterval = state.observers.values.map(\.interval).min()
+                return state.pollerInterval
             }
             guard let interval = next else { return }
             do {

@@ -159,7 +159,8 @@ public struct ObservationOptions: Sendable, Hashable {
     /// ``ConnectionPool`` itself is noticed at once, whatever this interval.
     ///
     /// Each check is one `PRAGMA data_version` on the writing connection, waiting its turn behind writes. When
-    /// several observations ask for different intervals, the shortest one applies.
+    /// several observations ask for different intervals, the shortest one applies, from the moment it is asked
+    /// for. The interval used is at least 1 millisecond and at most one day, whatever this property says.
     public var otherConnectionCheckInterval: Duration
 
     /// The defaults: other connections are checked every 100 milliseconds.
@@ -168,9 +169,16 @@ public struct ObservationOptions: Sendable, Hashable {
     /// Creates options.
     ///
     /// - Parameter otherConnectionCheckInterval: How often to check for commits of other connections and
-    ///   processes; 100 milliseconds by default, at least 1 millisecond.
+    ///   processes; 100 milliseconds by default, at least 1 millisecond and at most one day.
     public init(otherConnectionCheckInterval: Duration = .milliseconds(100)) {
-        self.otherConnectionCheckInterval = max(otherConnectionCheckInterval, .milliseconds(1))
+        self.otherConnectionCheckInterval = Self.usable(otherConnectionCheckInterval)
+    }
+
+    /// An interval brought within 1 millisecond and one day: shorter would spin, longer can overflow the clock
+    /// (`Task.sleep` traps on `.seconds(Int64.max)`). Applied again where the interval is used, since the
+    /// property can be set to anything after `init`.
+    static func usable(_ interval: Duration) -> Duration {
+        min(max(interval, .milliseconds(1)), .seconds(86_400))
     }
 }
 

@@ -102,7 +102,9 @@ public actor SharedConnection {
     /// - Parameter body: The reads to do, given the owned connection.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws; a write attempted in `body` fails with ``ResultCode/readOnly``;
-    ///   ``SQLiteError/Kind/misuse`` when `body` ends the read transaction itself or wrote; `CancellationError`.
+    ///   ``SQLiteError/Kind/misuse`` when `body` wrote or committed, ``SQLiteError/Kind/transactionRolledBack`` when
+    ///   it rolled the read transaction back (its message says whether writes after that were committed on their
+    ///   own); `CancellationError`.
     public func read<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
         try access { connection in
             try connection.execute("PRAGMA query_only = ON")

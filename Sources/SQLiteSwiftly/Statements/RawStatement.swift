@@ -129,6 +129,7 @@ final class RawStatement {
         isMidway = true
         let code = sqlite3_step(handle)
         isStepping = false
+        if tracker.isActive { tracker.didStep(self) }
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE {
             sqlite3_reset(handle)

@@ -289,6 +289,24 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         #expect(try await recorder.value(from: 1) { $0 == 1 } == 1)
     }
 
+    @Test("a commit by another connection to an attached database is noticed")
+    func attachedDatabase() async throws {
+        let directory = try TemporaryDirectory()
+        let (mainPath, auxPath) = (directory.path("main.sqlite"), directory.path("aux.sqlite"))
+        _ = try Connection(creating: mainPath)
+        let aux = try Connection(creating: auxPath)
+        try aux.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY)")
+        let shared = try SharedConnection(.open(path: mainPath))
+        _ = try await shared.withConnection { db in try db.execute("ATTACH DATABASE \(auxPath) AS aux") }
+        let recorder = ObservationRecorder(
+            shared.observe(options: ObservationOptions(otherConnectionCheckInterval: .milliseconds(10))) { db in
+                try db.fetchValue(Int.self, "SELECT count(*) FROM aux.notes") ?? -1
+            })
+        #expect(try await recorder.value(at: 0) == 0)
+        try aux.execute("INSERT INTO notes DEFAULT VALUES")
+        #expect(try await recorder.value(from: 1, atMost: .seconds(10)) { $0 == 1 } == 1)
+    }
+
     @Test("check intervals out of range are used within 1 ms and a day; a shorter one applies at once")
     func checkIntervals() async throws {
         let directory = try TemporaryDirectory()

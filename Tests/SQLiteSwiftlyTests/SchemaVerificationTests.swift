@@ -264,6 +264,83 @@ private func database(_ schema: String) throws -> Connection {
         #expect(readOne.kind == .schemaMismatch)
     }
 
+    @Test("held and cached model writes notice a schema change before they store values for it")
+    func writesNoticeDrift() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Body.self)
+        let insert = try db.makeInsertStatement(for: Body.self)
+        try insert.insert(Body(id: 1, name: "001", moons: 1))
+        #expect(try db.update(Body(id: 1, name: "001", moons: 2)))
+        // `name` becomes INTEGER: "007" would be stored as 7 by a statement that re-prepares at its step.
+        try db.executeScript(
+            """
+            CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER);
+            INSERT INTO bodies2 SELECT * FROM bodies; DROP TABLE bodies; ALTER TABLE bodies2 RENAME TO bodies;
+            """)
+        let inserted = try requireSQLiteError { try insert.insert(Body(id: 2, name: "007", moons: nil)) }
+        #expect(inserted.kind == .schemaMismatch)
+        #expect(inserted.differences.map(\.kind) == [.declaredType])
+        let updated = try requireSQLiteError { _ = try db.update(Body(id: 1, name: "0042", moons: 2)) }
+        #expect(updated.kind == .schemaMismatch)
+        let skipped = try requireSQLiteError { _ = try insert.insertIfNew(Body(id: 3, name: "3", moons: nil)) }
+        #expect(skipped.kind == .schemaMismatch)
+        #expect(try db.fetchAll(UntypedRow.self, "SELECT id, name FROM bodies").map(\.values) == [
+            [.integer(1), .integer(1)]
+        ])
+    }
+
+    @Test("a schema change inside the transaction of the writes is noticed too, by statement or by script")
+    func writesNoticeDriftInTheirTransaction() throws {
+        for byScript in [false, true] {
+            let db = try Connection.inMemory()
+            try db.createTable(for: Body.self)
+            let insert = try db.makeInsertStatement(for: Body.self)
+            let rebuild = [
+                "CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER)",
+                "INSERT INTO bodies2 SELECT * FROM bodies", "DROP TABLE bodies",
+                "/* renamed */ alter TABLE bodies2 RENAME TO bodies",
+            ]
+            let error = try requireSQLiteError {
+                try db.transaction {
+                    try insert.insert(Body(id: 1, name: "001", moons: nil))
+                    if byScript {
+                        try db.executeScript(SQL(verbatim: rebuild.joined(separator: ";\n")))
+                    } else {
+                        for statement in rebuild { try db.execute(SQL(verbatim: statement)) }
+                    }
+                    try insert.insert(Body(id: 2, name: "007", moons: nil))
+                }
+            }
+            #expect(error.kind == .schemaMismatch)
+            #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM bodies") == 0)
+        }
+        #expect(" -- note\n  CREATE TABLE t (a)".isSchemaStatement)
+        #expect("drop table t".isSchemaStatement && "/* x */Alter table t add b".isSchemaStatement)
+        #expect(!"INSERT INTO t VALUES (1)".isSchemaStatement && !"SELECT 'CREATE'".isSchemaStatement)
+        #expect(!"CREATED".isSchemaStatement && !"".isSchemaStatement && !"/* unterminated".isSchemaStatement)
+    }
+
+    @Test("a held insert statement notices another connection's schema change in its transaction")
+    func writesNoticeOtherConnectionDrift() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("writes.sqlite")
+        let db = try Connection(creating: path)
+        try db.createTable(for: Body.self)
+        let insert = try db.makeInsertStatement(for: Body.self)
+        try db.transaction { try insert.insert(Body(id: 1, name: "001", moons: nil)) }
+        let other = try Connection(opening: path)
+        try other.executeScript(
+            """
+            CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER);
+            INSERT INTO bodies2 SELECT * FROM bodies; DROP TABLE bodies; ALTER TABLE bodies2 RENAME TO bodies;
+            """)
+        let error = try requireSQLiteError {
+            try db.transaction { try insert.insert(Body(id: 2, name: "007", moons: nil)) }
+        }
+        #expect(error.kind == .schemaMismatch)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM bodies") == 1)
+    }
+
     @Test("a change made by another connection is noticed through the schema version")
     func otherConnectionDrift() throws {
         let directory = try TemporaryDirectory()

@@ -122,7 +122,7 @@ extension Connection {
     public func update<Model: TableModel>(_ model: Model) throws -> Bool {
         var model = model
         try model.willSave()
-        try ModelWrite.run(model, raw: modelWriteStatement(Model.self, .update))
+        try ModelWrite.run(model, raw: modelWriteStatement(Model.self, .update), on: self)
         return changes > 0
     }
 
@@ -133,7 +133,7 @@ extension Connection {
     /// - Throws: ``SQLiteError``, such as a foreign-key violation; the model has no primary key.
     @inlinable @discardableResult
     public func delete<Model: TableModel>(_ model: Model) throws -> Bool {
-        try ModelWrite.run(model, raw: modelWriteStatement(Model.self, .delete))
+        try ModelWrite.run(model, raw: modelWriteStatement(Model.self, .delete), on: self)
         return changes > 0
     }
 

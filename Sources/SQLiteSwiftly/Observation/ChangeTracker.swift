@@ -16,6 +16,10 @@ final class ChangeTracker {
     /// body that ran `COMMIT` moved it, even if it began another transaction after (see
     /// ``Connection/transaction(_:_:)``).
     var commitCount = 0
+    /// Moves at every commit, every rollback and every schema statement this connection runs: between two moves
+    /// the schema cannot change under a model write (another connection's change needs a transaction of this one
+    /// to end first), so a model write verifies its model only when it moved (see `ModelWrite.run`).
+    @usableFromInline @exclusivity(unchecked) var schemaEpoch = 0
     /// Whether statements must be reported: changes are tracked, or a fetch's reads are recorded. Checked at the
     /// start of every statement run, so it is the only cost of observation support while nothing is observed.
     @usableFromInline @exclusivity(unchecked) var isActive = false
@@ -243,11 +247,13 @@ final class ChangeTracker {
 
     private func willCommit() {
         commitCount += 1
+        schemaEpoch &+= 1
         if configuration.tracksChanges { commitRequested = true }
     }
 
     private func didRollBack() {
         rollbackCount += 1
+        schemaEpoch &+= 1
         if !pending.isEmpty { pending = [:] }
         pendingRegion = ObservedRegion()
         pendingSchemaChange = false

@@ -71,7 +71,7 @@ public final class InsertStatement<Model: TableModel> {
     public func insert(_ model: Model) throws -> Int64 {
         var model = model
         try model.willSave()
-        let returned = try ModelWrite.run(model, raw: raw)
+        let returned = try ModelWrite.run(model, raw: raw, on: connection)
         guard conflictPolicy == .update else { return connection.lastInsertedRowID }
         // An update in place does not set the last insert row id; RETURNING gives the row's id either way.
         guard let returned else {
@@ -94,12 +94,13 @@ public final class InsertStatement<Model: TableModel> {
         var model = model
         try model.willSave()
         let statement = try skipping ?? makeSkipping()
-        try ModelWrite.run(model, raw: statement)
+        try ModelWrite.run(model, raw: statement, on: connection)
         return connection.changes > 0 ? connection.lastInsertedRowID : nil
     }
 
     @usableFromInline func makeSkipping() throws(SQLiteError) -> RawStatement {
         let sql = TableSQL.insert(Model.tableName, columns: Model.columns, policy: .fail) + " ON CONFLICT DO NOTHING"
+        try connection.verifyOnce(Model.self)  // the schema may have changed since init
         let statement = try connection.compile(sql, persistent: true)
         skipping = statement
         return statement
@@ -114,9 +115,18 @@ extension InsertStatement: Sendable {}
 enum ModelWrite {
     /// Binds the model's values and runs the statement once; returns the first column of the last row it
     /// produced (an upsert's `RETURNING rowid`), `nil` when it produced none.
-    @inlinable @discardableResult static func run<Model: TableModel>(_ model: Model, raw: RawStatement) throws
-        -> Int64?
-    {
+    @inlinable @discardableResult static func run<Model: TableModel>(
+        _ model: Model, raw: RawStatement, on connection: Connection
+    ) throws -> Int64? {
+        // After a schema change the statement re-prepares at its step and stores the values as the new schema says
+        // (TEXT "007" as INTEGER 7, say): the model is verified against the schema first whenever the schema may
+        // have changed since the last verification, which only a commit, a rollback or this connection's own
+        // schema statement can do while a write runs (see ChangeTracker.schemaEpoch).
+        let epoch = raw.tracker.schemaEpoch
+        if epoch != raw.verifiedEpoch {
+            try connection.verifyOnce(Model.self)
+            raw.verifiedEpoch = epoch
+        }
         try raw.begin()
         raw.isCallingOut = true  // while the model's `encode(to:)` runs
         defer { raw.isCallingOut = false }

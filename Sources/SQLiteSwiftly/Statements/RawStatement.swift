@@ -53,6 +53,10 @@ final class RawStatement {
     @usableFromInline @exclusivity(unchecked) var table: String?
     /// For a model query, the re-prepare count at which the model was last verified against the schema.
     @usableFromInline @exclusivity(unchecked) var schemaVerifiedAt: Int32 = -1
+    /// For a model write: the tracker's `schemaEpoch` when its model was last verified (see `ModelWrite.run`).
+    @usableFromInline @exclusivity(unchecked) var verifiedEpoch = -1
+    /// Whether the SQL is a schema statement (`CREATE`, `DROP`, `ALTER`): each run moves `schemaEpoch`.
+    @usableFromInline let changesSchema: Bool
     /// For a model write that binds only some columns (a DELETE by key), the parameter of each model column,
     /// 0 for the columns it skips; `nil` when column `n` binds parameter `n`.
     @usableFromInline @exclusivity(unchecked) var parameterMap: [Int32]?
@@ -73,6 +77,7 @@ final class RawStatement {
         self.functionErrors = functionErrors
         self.tracker = tracker
         parameterCount = sqlite3_bind_parameter_count(handle)
+        changesSchema = sql.isSchemaStatement
     }
 
     deinit {
@@ -107,6 +112,7 @@ final class RawStatement {
     @inlinable func begin() throws(SQLiteError) {
         if isStepping || isCallingOut { throw reentered() }
         if tracker.isActive { tracker.willRun(self) }
+        if changesSchema { tracker.schemaEpoch &+= 1 }
         if isMidway {
             sqlite3_reset(handle)
             isMidway = false

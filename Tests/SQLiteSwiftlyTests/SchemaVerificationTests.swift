@@ -284,9 +284,10 @@ private func database(_ schema: String) throws -> Connection {
         #expect(updated.kind == .schemaMismatch)
         let skipped = try requireSQLiteError { _ = try insert.insertIfNew(Body(id: 3, name: "3", moons: nil)) }
         #expect(skipped.kind == .schemaMismatch)
-        #expect(try db.fetchAll(UntypedRow.self, "SELECT id, name FROM bodies").map(\.values) == [
-            [.integer(1), .integer(1)]
-        ])
+        #expect(
+            try db.fetchAll(UntypedRow.self, "SELECT id, name FROM bodies").map(\.values) == [
+                [.integer(1), .integer(1)]
+            ])
     }
 
     @Test("a schema change inside the transaction of the writes is noticed too, by statement or by script")

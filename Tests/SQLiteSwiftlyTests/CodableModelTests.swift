@@ -82,7 +82,82 @@ private struct Forgetful: CodableTableModel {
     }
 }
 
+/// Encodes `name` twice, the second time over the first.
+private struct TwiceEncoded: CodableTableModel {
+    var id: Int
+    var name: String
+    static let tableName = "twice"
+    static let columns = [Column("id", Int.self, primaryKey: true), Column("name", String.self)]
+    enum CodingKeys: String, CodingKey { case id, name }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode("overwritten", forKey: .name)
+    }
+}
+
+/// Two properties whose names differ only in case: both would land in column `name`.
+private struct CaseTwins: CodableTableModel {
+    var id: Int
+    var name: String
+    var NAME: String
+    static let tableName = "twins"
+    static let columns = [Column("id", Int.self, primaryKey: true), Column("name", String.self)]
+}
+
+/// A coding key misnamed for its column (`notes` for `note`).
+private struct Misnamed: CodableTableModel {
+    var id: Int
+    var note: String?
+    enum CodingKeys: String, CodingKey {
+        case id
+        case note = "notes"
+    }
+    static let tableName = "misnamed"
+    static let columns = [Column("id", Int.self, primaryKey: true), Column("note", String?.self)]
+}
+
 @Suite struct CodableModelTests {
+    @Test("a column encoded twice, or by two keys that differ only in case, is refused and nothing is written")
+    func columnEncodedTwice() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: TwiceEncoded.self)
+        let twice = try requireSQLiteError {
+            try db.makeInsertStatement(for: TwiceEncoded.self).insert(TwiceEncoded(id: 1, name: "real"))
+        }
+        #expect(twice.kind == .modelMismatch)
+        #expect(twice.column == "name")
+        #expect(twice.message.contains("encodes column \"name\" twice"))
+        try db.createTable(for: CaseTwins.self)
+        let twins = try requireSQLiteError {
+            try db.makeInsertStatement(for: CaseTwins.self).insert(CaseTwins(id: 1, name: "lower", NAME: "UPPER"))
+        }
+        #expect(twins.kind == .modelMismatch)
+        #expect(try db.fetchValue(Int.self, "SELECT (SELECT count(*) FROM twice) + (SELECT count(*) FROM twins)") == 0)
+        // Read from a row written otherwise: two properties cannot read one column.
+        try db.execute("INSERT INTO twins VALUES (1, 'one')")
+        for _ in 0..<2 {  // and again, with the statement's plan forgotten after the failure
+            let read = try requireSQLiteError { try db.fetchAll(CaseTwins.self) }
+            #expect(read.kind == .modelMismatch)
+            #expect(read.message.contains("decodes keys \"name\" and \"NAME\" from one column"))
+        }
+    }
+
+    @Test("a coding key that names no column is refused on reads too, even through decodeIfPresent")
+    func misnamedKey() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Misnamed.self)
+        try db.execute("INSERT INTO misnamed VALUES (1, 'important')")
+        let read = try requireSQLiteError { try db.fetchAll(Misnamed.self) }
+        #expect(read.kind == .modelMismatch)
+        #expect(read.column == "notes")
+        let write = try requireSQLiteError {
+            try db.makeInsertStatement(for: Misnamed.self).insert(Misnamed(id: 2, note: "x"))
+        }
+        #expect(write.kind == .modelMismatch)
+    }
+
     @Test("a Codable struct inserts and reads back with no hand-written coding")
     func roundTrip() throws {
         let db = try Connection.inMemory()

@@ -76,11 +76,11 @@ final class RowDecodingState: StatementCodingState {
         return try Row(raw: raw, number: number).value(at: index(of: key))
     }
 
-    /// Reads the column of `key`, `nil` when the model has no such column.
+    /// Reads the column of `key`, `nil` for NULL. A key that is no column is refused, as in ``value(for:)``:
+    /// the model's columns are fixed, so such a key is a misnamed one, not an absent value.
     @inline(__always) func valueIfPresent<V: SQLiteValueConvertible>(for key: some CodingKey) throws -> V? {
         try checkValid()
-        guard let index = lookup.index(of: key) else { return nil }
-        return try Row(raw: raw, number: number).value(at: index)
+        return try Row(raw: raw, number: number).value(at: index(of: key))
     }
 
     /// Reads column `index` of the current row.
@@ -110,7 +110,7 @@ final class RowDecodingState: StatementCodingState {
         return index
     }
 
-    private func notAColumn(_ key: some CodingKey) -> SQLiteError {
+    func notAColumn(_ key: some CodingKey) -> SQLiteError {
         var error = SQLiteError(
             .modelMismatch, message: "the model decodes key \"\(key.stringValue)\", which is not one of its columns")
         error.column = key.stringValue
@@ -185,7 +185,7 @@ struct KeyedRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func contains(_ key: Key) -> Bool { state.lookup.peek(key) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        guard let index = state.lookup.peek(key) else { return true }
+        guard let index = state.lookup.peek(key) else { throw state.notAColumn(key) }
         return try state.isNull(at: index)
     }
 
@@ -234,7 +234,8 @@ struct KeyedRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try state.checkValid()
-        guard let index = state.lookup.index(of: key), try !state.isNull(at: index) else { return nil }
+        let index = try state.index(of: key)
+        guard try !state.isNull(at: index) else { return nil }
         return try state.decode(type, at: index)
     }
 

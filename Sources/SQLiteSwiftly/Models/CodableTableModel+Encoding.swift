@@ -120,18 +120,36 @@ final class RowEncodingState: StatementCodingState {
     }
 
     /// Records the column as encoded and returns its parameter, or `nil` when the statement does not use it.
-    @inline(__always) private func parameter(encoding column: Int) -> Int32? {
-        if column < 64 { encodedLow |= 1 << UInt64(column) } else { encodedHigh.insert(column) }
+    /// A column encoded twice (one key twice, or two keys that differ only in case) is refused: one of the two
+    /// values would be lost.
+    @inline(__always) private func parameter(encoding column: Int) throws(SQLiteError) -> Int32? {
+        if column < 64 {
+            let bit: UInt64 = 1 << UInt64(column)
+            if encodedLow & bit != 0 { throw encodedTwice(column) }
+            encodedLow |= bit
+        } else if !encodedHigh.insert(column).inserted {
+            throw encodedTwice(column)
+        }
         let index = parameter(of: column)
         return index == 0 ? nil : index
     }
 
+    private func encodedTwice(_ column: Int) -> SQLiteError {
+        let name = columns[column].name
+        var error = SQLiteError(
+            .modelMismatch,
+            message: "\(model) encodes column \"\(name)\" twice (one key twice, or two keys that differ only in "
+                + "case): one of the values would be lost")
+        error.column = name
+        return error
+    }
+
     @inline(__always) func bind<V: SQLiteValueConvertible>(_ value: V, column: Int) throws(SQLiteError) {
-        if let index = parameter(encoding: column) { try ParameterSlot(raw: raw, index: index).bindValue(value) }
+        if let index = try parameter(encoding: column) { try ParameterSlot(raw: raw, index: index).bindValue(value) }
     }
 
     func bind(value: SQLiteValue, column: Int) throws(SQLiteError) {
-        if let index = parameter(encoding: column) { try ParameterSlot(raw: raw, index: index).bind(value) }
+        if let index = try parameter(encoding: column) { try ParameterSlot(raw: raw, index: index).bind(value) }
     }
 
     /// Binds any `Encodable`: directly for storable types, else as a single value or JSON text.

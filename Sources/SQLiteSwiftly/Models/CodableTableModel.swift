@@ -58,6 +58,17 @@ extension CodableTableModel {
             state.lookup.forgetUnfinishedPlan()
             throw error
         }
+        // Once, at the row that recorded the plan: keys differing only in case would read one column twice.
+        if state.lookup.isRecording, let shared = state.lookup.keysSharingColumn() {
+            state.lookup.forgetUnfinishedPlan()
+            var error = SQLiteError(
+                .modelMismatch,
+                message: "\(Self.self) decodes keys \"\(shared.first)\" and \"\(shared.second)\" from one column, "
+                    + "\"\(shared.column)\": two properties cannot share a column")
+            error.column = shared.column
+            error.table = Self.tableName
+            throw error
+        }
     }
 
     /// Binds the model's values through its `Encodable` conformance, each to its column's parameter.

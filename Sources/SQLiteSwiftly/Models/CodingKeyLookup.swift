@@ -97,6 +97,17 @@ struct CodingKeyLookup {
         return found
     }
 
+    /// Two keys of the plan being recorded that found the same column (names that differ only in case): two
+    /// properties would read one column. `nil` when each column has one key.
+    func keysSharingColumn() -> (first: String, second: String, column: String)? {
+        for (position, column) in planColumns.enumerated() {
+            if let other = planColumns[..<position].firstIndex(of: column), planKeys[other] != planKeys[position] {
+                return (planKeys[other], planKeys[position], names[column])
+            }
+        }
+        return nil
+    }
+
     /// The index of the column named like `key`, without moving the guesses.
     func peek(_ key: some CodingKey) -> Int? {
         let name = key.stringValue

@@ -30,7 +30,7 @@ struct Book: Equatable {
         #expect(books.map(\.id) == [1, 2])
         #expect(Book.columns.map(\.name) == ["id", "title", "author", "published", "rating"])
         #expect(
-            Connection.createTableSQL(for: Book.self) == [
+            try Connection.createTableSQL(for: Book.self) == [
                 "CREATE TABLE \"books\" (\"id\" INTEGER PRIMARY KEY AUTOINCREMENT, \"title\" TEXT NOT NULL, "
                     + "\"author\" TEXT NOT NULL, \"published\" INTEGER, \"rating\" INTEGER NOT NULL DEFAULT 0)",
                 "CREATE INDEX \"books_by_author\" ON \"books\" (\"author\")",

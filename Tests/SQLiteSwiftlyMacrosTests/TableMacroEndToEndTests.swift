@@ -20,9 +20,9 @@ import Testing
     }
 
     @Test("columns follow declaration order, renamed and keyword names, and Swift types' nullability")
-    func createTableSQL() {
+    func createTableSQL() throws {
         #expect(
-            Connection.createTableSQL(for: MacroPlanet.self) == [
+            try Connection.createTableSQL(for: MacroPlanet.self) == [
                 "CREATE TABLE \"planets\" (\"id\" INTEGER PRIMARY KEY NOT NULL, \"name\" TEXT NOT NULL, "
                     + "\"orbit_au\" REAL NOT NULL, \"moons\" INTEGER, \"default\" INTEGER NOT NULL, \"photo\" BLOB)"
             ])
@@ -43,7 +43,7 @@ import Testing
 
     @Test("@TableColumn options become constraints: auto-increment, unique, default, foreign key, index")
     func constraints() throws {
-        let sql = Connection.createTableSQL(for: MacroMoon.self)
+        let sql = try Connection.createTableSQL(for: MacroMoon.self)
         #expect(
             sql == [
                 "CREATE TABLE \"moons\" (\"id\" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "
@@ -77,7 +77,7 @@ import Testing
         #expect(Visit.columns.map(\.name) == ["planet", "day", "hours", "minutes", "note"])
         #expect(Visit.columns.filter(\.isPrimaryKey).map(\.name) == ["planet", "day"])
         #expect(
-            Connection.createTableSQL(for: Visit.self).first?.hasSuffix("PRIMARY KEY (\"planet\", \"day\"))") == true)
+            try Connection.createTableSQL(for: Visit.self).first?.hasSuffix("PRIMARY KEY (\"planet\", \"day\"))") == true)
         let db = try Connection.inMemory()
         try db.createTable(for: Visit.self)
         let insert = try db.makeInsertStatement(for: Visit.self)

@@ -19,7 +19,7 @@ import Testing
     @Test("JSON properties are TEXT columns, NOT NULL unless the property is optional")
     func columns() throws {
         #expect(
-            Connection.createTableSQL(for: MacroRecipe.self) == [
+            try Connection.createTableSQL(for: MacroRecipe.self) == [
                 "CREATE TABLE \"recipes\" (\"id\" INTEGER PRIMARY KEY NOT NULL, \"steps\" TEXT NOT NULL, "
                     + "\"ratings\" TEXT, \"nutrition\" TEXT NOT NULL, \"labels\" TEXT UNIQUE)"
             ])

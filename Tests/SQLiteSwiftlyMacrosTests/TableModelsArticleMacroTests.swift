@@ -21,7 +21,7 @@ enum TableModelsArticle {
         typealias Planet = TableModelsArticle.Planet
         #expect(Planet.columns.map(\.name) == ["id", "name", "au", "moons"])
         #expect(
-            Connection.createTableSQL(for: Planet.self) == [
+            try Connection.createTableSQL(for: Planet.self) == [
                 #"CREATE TABLE "planets" ("id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT NOT NULL UNIQUE, "#
                     + #""au" REAL NOT NULL, "moons" INTEGER)"#,
                 #"CREATE INDEX "planets_by_au" ON "planets" ("au")"#,

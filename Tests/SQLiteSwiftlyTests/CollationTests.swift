@@ -189,7 +189,7 @@ private struct FirstText: RowDecodable {
     func columnCollation() throws {
         let db = try connection()
         #expect(
-            Connection.createTableSQL(for: Person.self)[0].contains(
+            try Connection.createTableSQL(for: Person.self)[0].contains(
                 "\"name\" TEXT NOT NULL UNIQUE COLLATE \"UNICODE_NOCASE\""))
         try db.createTable(for: Person.self)
         try db.verify(Person.self)

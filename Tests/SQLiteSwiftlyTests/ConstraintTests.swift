@@ -107,14 +107,14 @@ private func database() throws -> Connection {
 
 @Suite struct ConstraintTests {
     @Test("every constraint is emitted, with every identifier quoted")
-    func pinnedSQL() {
+    func pinnedSQL() throws {
         #expect(
-            Connection.createTableSQL(for: Author.self) == [
+            try Connection.createTableSQL(for: Author.self) == [
                 #"CREATE TABLE "authors" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL UNIQUE, "#
                     + #""country" TEXT NOT NULL DEFAULT 'unknown')"#
             ])
         #expect(
-            Connection.createTableSQL(for: Chapter.self) == [
+            try Connection.createTableSQL(for: Chapter.self) == [
                 #"CREATE TABLE "chapters" ("book" TEXT NOT NULL, "number" INTEGER NOT NULL, "#
                     + #""author" INTEGER NOT NULL REFERENCES "authors" ("id") ON DELETE CASCADE ON UPDATE RESTRICT, "#
                     + #""title" TEXT, "#
@@ -122,6 +122,34 @@ private func database() throws -> Connection {
                 #"CREATE INDEX "chapters_by_author" ON "chapters" ("author")"#,
                 #"CREATE UNIQUE INDEX "chapters_unique_title" ON "chapters" ("book", "title")"#,
             ])
+    }
+
+    @Test("a declared type that is not a type name is refused before any SQL is written or run")
+    func declaredTypeIsATypeName() throws {
+        struct Typed: TableModel {
+            nonisolated(unsafe) static var type = DeclaredType.integer
+            static let tableName = "typed"
+            static var columns: [Column] { [Column("id", type, primaryKey: true)] }
+            var id: Int
+            init(row: borrowing Row) throws { id = try row[0] }
+            func encode(to encoder: inout RowEncoder) throws { try encoder.encode(id) }
+        }
+        let db = try Connection.inMemory()
+        for text in [
+            "INTEGER, \"extra\" TEXT", "TEXT) --", "INT; DROP TABLE x", "(20)", "VARCHAR(20", "2INT",
+            "NUMERIC(1, 2, 3)",
+        ] {
+            Typed.type = DeclaredType(rawValue: text)
+            let error = try requireSQLiteError { try db.createTable(for: Typed.self) }
+            #expect(error.kind == .misuse, "\(text)")
+            #expect(error.column == "id" && error.table == "typed")
+            #expect(throws: SQLiteError.self) { try Connection.createTableSQL(for: Typed.self) }
+        }
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM sqlite_schema") == 0)
+        for text in ["", "VARCHAR(20)", "DECIMAL(10, 2)", "UNSIGNED BIG INT", "NUMERIC( -5 , +3.5 )", "my_type2"] {
+            Typed.type = DeclaredType(rawValue: text)
+            #expect(try Connection.createTableSQL(for: Typed.self).count == 1, "\(text)")
+        }
     }
 
     @Test("a single primary key refuses a duplicate; AUTOINCREMENT never reuses a deleted row id")

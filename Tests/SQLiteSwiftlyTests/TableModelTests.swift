@@ -78,9 +78,9 @@ private struct Columnless: TableModel {
 
 @Suite struct TableModelTests {
     @Test("CREATE TABLE text is pinned: quoted identifiers, constraints, defaults, references, indexes")
-    func pinnedQuirkySQL() {
+    func pinnedQuirkySQL() throws {
         #expect(
-            Connection.createTableSQL(for: QuirkyRow.self) == [
+            try Connection.createTableSQL(for: QuirkyRow.self) == [
                 #"CREATE TABLE "odd ""table""" ("#
                     + #""id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "#
                     + #""na""me" TEXT NOT NULL UNIQUE DEFAULT 'it''s "x"', "#
@@ -95,19 +95,19 @@ private struct Columnless: TableModel {
     }
 
     @Test("CREATE TABLE text is pinned for an INTEGER key, a composite key and a text key")
-    func pinnedKeys() {
+    func pinnedKeys() throws {
         #expect(
-            Connection.createTableSQL(for: TestPlanet.self) == [
+            try Connection.createTableSQL(for: TestPlanet.self) == [
                 #"CREATE TABLE "test_planets" ("id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT NOT NULL UNIQUE, "#
                     + #""au" REAL NOT NULL, "moons" INTEGER)"#
             ])
         #expect(
-            Connection.createTableSQL(for: TestMembership.self) == [
+            try Connection.createTableSQL(for: TestMembership.self) == [
                 #"CREATE TABLE "test_memberships" ("group" TEXT NOT NULL, "member" INTEGER NOT NULL, "#
                     + #""role" TEXT NOT NULL DEFAULT 'guest', PRIMARY KEY ("group", "member"))"#
             ])
         #expect(
-            Connection.createTableSQL(for: TextKeyed.self) == [
+            try Connection.createTableSQL(for: TextKeyed.self) == [
                 #"CREATE TABLE "codes" ("code" TEXT PRIMARY KEY NOT NULL)"#
             ])
     }

@@ -66,7 +66,7 @@ import Testing
         #expect(ofMars.first?.tags == ["inner"] && ofMars.last?.radius == nil)
         #expect(try db.fetchValue(String.self, "SELECT tags FROM moons WHERE id = 1") == #"["inner"]"#)
         #expect(
-            Connection.createTableSQL(for: Moon.self) == [
+            try Connection.createTableSQL(for: Moon.self) == [
                 Self.moonsTableSQL, #"CREATE INDEX "moons_by_planet" ON "moons" ("planet")"#,
             ])
         let article = try #require(try DocumentationSources.articles().first { $0.name == "TableModels" })

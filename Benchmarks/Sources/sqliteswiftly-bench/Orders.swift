@@ -102,7 +102,7 @@ enum Orders {
     /// The schema, as `createTableSQL(for:)` writes it for `OursOrder`.
     nonisolated(unsafe) static var schema = ""
 
-    static func createSQL() -> String { Connection.createTableSQL(for: OursOrder.self)[0] }
+    static func createSQL() throws -> String { try Connection.createTableSQL(for: OursOrder.self)[0] }
 
     static let columns =
         "id, customer_id, total, status, email, phone, ship_name, ship_line1, ship_line2, ship_city, ship_region, "

@@ -233,7 +233,7 @@ enum Ours {
         return (sum, count)
     }
 
-    static func schemas() -> (ints: String, mixed: String) {
-        (Connection.createTableSQL(for: OursInts.self)[0], Connection.createTableSQL(for: OursMixed.self)[0])
+    static func schemas() throws -> (ints: String, mixed: String) {
+        (try Connection.createTableSQL(for: OursInts.self)[0], try Connection.createTableSQL(for: OursMixed.self)[0])
     }
 }

@@ -198,10 +198,10 @@ do {
 }
 
 do {
-    let schemas = Ours.schemas()
+    let schemas = try Ours.schemas()
     Dataset.intsSchema = schemas.ints
     Dataset.mixedSchema = schemas.mixed
-    Orders.schema = Orders.createSQL()
+    Orders.schema = try Orders.createSQL()
     if let bytes = options.blobMemory {
         try await FunctionBench.blobMemory(bytes: bytes)
         exit(0)

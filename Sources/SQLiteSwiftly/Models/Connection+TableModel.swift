@@ -15,9 +15,7 @@ extension Connection {
     /// - Throws: ``SQLiteError``, for instance when the table exists and `ifNotExists` is `false`, or the
     ///   model declares what SQLite cannot create (an empty or duplicate name, a misplaced `AUTOINCREMENT`).
     public func createTable<Model: TableModel>(for type: Model.Type, ifNotExists: Bool = false) throws(SQLiteError) {
-        let columns = try TableSQL.checkedColumns(of: type, requiringKey: false)
-        var statements = [TableSQL.createTable(Model.tableName, columns: columns, ifNotExists: ifNotExists)]
-        statements += Model.indexes.map { TableSQL.createIndex($0, table: Model.tableName, ifNotExists: ifNotExists) }
+        let statements = try TableSQL.creation(of: type, ifNotExists: ifNotExists)
         do {
             try withTransaction(.immediate) { () throws(SQLiteError) in
                 for sql in statements { try execute(SQL(verbatim: sql)) }
@@ -31,9 +29,10 @@ extension Connection {
     ///
     /// - Parameter type: The table model.
     /// - Returns: The `CREATE TABLE` statement followed by one `CREATE INDEX` per declared index.
-    public static func createTableSQL<Model: TableModel>(for type: Model.Type) -> [String] {
-        [TableSQL.createTable(Model.tableName, columns: Model.columns, ifNotExists: false)]
-            + Model.indexes.map { TableSQL.createIndex($0, table: Model.tableName, ifNotExists: false) }
+    /// - Throws: ``SQLiteError/Kind/misuse`` for a model SQLite could not create as declared, as
+    ///   ``createTable(for:ifNotExists:)`` does.
+    public static func createTableSQL<Model: TableModel>(for type: Model.Type) throws(SQLiteError) -> [String] {
+        try TableSQL.creation(of: type, ifNotExists: false)
     }
 
     /// Reads the rows of a model's table, all of them or those that match a condition.

@@ -8,6 +8,24 @@ enum TableSQL {
         columns.map { quote($0.name) }.joined(separator: ", ")
     }
 
+    /// The statements that create a model's table and its indexes, after the checks of ``checkedColumns(of:requiringKey:)``
+    /// and of each declared type, whose text is written into `CREATE TABLE` as it is.
+    static func creation<Model: TableModel>(of type: Model.Type, ifNotExists: Bool) throws(SQLiteError) -> [String] {
+        let columns = try checkedColumns(of: type, requiringKey: false)
+        if let column = columns.first(where: { !$0.type.isTypeName }) {
+            var error = SQLiteError(
+                .misuse,
+                message:
+                    "the column \"\(column.name)\" of \(Model.self) declares the type \"\(column.type.rawValue)\", "
+                    + "which is not a type name (words, then optionally one or two numbers in parentheses)")
+            error.table = Model.tableName
+            error.column = column.name
+            throw error
+        }
+        return [createTable(Model.tableName, columns: columns, ifNotExists: ifNotExists)]
+            + Model.indexes.map { createIndex($0, table: Model.tableName, ifNotExists: ifNotExists) }
+    }
+
     /// `CREATE TABLE` for a model, with its constraints.
     static func createTable(_ name: String, columns: [Column], ifNotExists: Bool) -> String {
         let keys = columns.filter(\.isPrimaryKey)

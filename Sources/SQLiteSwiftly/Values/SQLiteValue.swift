@@ -138,4 +138,43 @@ public struct DeclaredType: RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// The type's SQL text, or `(none)` for a column without a declared type.
     public var description: String { rawValue.isEmpty ? "(none)" : rawValue }
+
+    /// Whether the text is a type name as SQLite's grammar has it, so that it can be written into `CREATE TABLE`
+    /// as it is: words of letters, digits and `_` (not starting with a digit), then optionally one or two signed
+    /// numbers in parentheses (`VARCHAR(20)`, `DECIMAL(10, 2)`, `UNSIGNED BIG INT`). Empty is ``any``.
+    var isTypeName: Bool {
+        var rest = Substring(rawValue)
+        func skipSpaces() { rest = rest.drop { $0 == " " } }
+        func isWordStart(_ character: Character) -> Bool {
+            character == "_" || (character.isASCII && character.isLetter)
+        }
+        func isWordPart(_ character: Character) -> Bool {
+            isWordStart(character) || (character.isASCII && character.isNumber)
+        }
+        func number() -> Bool {
+            skipSpaces()
+            if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+            let digits = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            rest = rest.dropFirst(digits.count)
+            skipSpaces()
+            return digits.contains { $0.isNumber } && digits.filter { $0 == "." }.count <= 1
+        }
+        skipSpaces()
+        while let first = rest.first, isWordStart(first) {
+            rest = rest.drop(while: isWordPart)
+            skipSpaces()
+        }
+        if rest.first == "(" {
+            rest = rest.dropFirst()
+            guard number() else { return false }
+            if rest.first == "," {
+                rest = rest.dropFirst()
+                guard number() else { return false }
+            }
+            guard rest.first == ")" else { return false }
+            rest = rest.dropFirst()
+            skipSpaces()
+        }
+        return rest.isEmpty && (rawValue.contains { isWordStart($0) } || rawValue.allSatisfy { $0 == " " })
+    }
 }

@@ -77,7 +77,8 @@ import Testing
         #expect(Visit.columns.map(\.name) == ["planet", "day", "hours", "minutes", "note"])
         #expect(Visit.columns.filter(\.isPrimaryKey).map(\.name) == ["planet", "day"])
         #expect(
-            try Connection.createTableSQL(for: Visit.self).first?.hasSuffix("PRIMARY KEY (\"planet\", \"day\"))") == true)
+            try Connection.createTableSQL(for: Visit.self).first?.hasSuffix("PRIMARY KEY (\"planet\", \"day\"))")
+                == true)
         let db = try Connection.inMemory()
         try db.createTable(for: Visit.self)
         let insert = try db.makeInsertStatement(for: Visit.self)

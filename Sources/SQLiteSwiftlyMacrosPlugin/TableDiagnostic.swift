@@ -16,6 +16,11 @@ struct TableDiagnostic: DiagnosticMessage, Error {
         message: "@Table does not support generic structs; declare the table model as a non-generic struct",
         id: "genericStruct")
 
+    static let columnsWithoutCoding = Self(
+        message: "a @Table struct that declares its own `columns` must declare `init(row:)` and `encode(to:)` too: "
+            + "the generated ones follow the properties' order, which the columns may not; or let @Table make `columns`",
+        id: "columnsWithoutCoding")
+
     static let noColumns = Self(
         message: "a @Table struct needs at least one stored property that is not @Transient", id: "noColumns")
 

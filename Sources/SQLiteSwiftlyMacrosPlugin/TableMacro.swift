@@ -43,6 +43,13 @@ public struct TableMacro: ExtensionMacro {
             context.diagnose(Diagnostic(node: node, message: TableDiagnostic.noColumns))
             return []
         }
+        // Generated reads and writes follow the properties' order; columns declared by hand may be in another, and
+        // the values would land in each other's columns.
+        let declared = DeclaredMembers(structDecl.memberBlock.members)
+        if declared.contains("columns") && !(declared.contains("init(row:)") && declared.contains("encode(to:)")) {
+            context.diagnose(Diagnostic(node: node, message: TableDiagnostic.columnsWithoutCoding))
+            return []
+        }
         let members = generatedMembers(
             properties: collector.properties, attribute: node, structDecl: structDecl)
         let conformance = protocols.isEmpty ? "" : ": SQLiteSwiftly.TableModel"

@@ -43,6 +43,35 @@ import Testing
             ])
     }
 
+    @Test("columns declared by hand without init(row:) and encode(to:) are an error: the orders may differ")
+    func columnsWithoutCoding() {
+        assertTableExpansion(
+            """
+            @Table
+            struct Person {
+                static let columns = [Column("id", Int.self, primaryKey: true), Column("last", String.self), Column("first", String.self)]
+                var id: Int
+                var first: String
+                var last: String
+            }
+            """,
+            expandedSource: """
+                struct Person {
+                    static let columns = [Column("id", Int.self, primaryKey: true), Column("last", String.self), Column("first", String.self)]
+                    var id: Int
+                    var first: String
+                    var last: String
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "a @Table struct that declares its own `columns` must declare `init(row:)` and "
+                        + "`encode(to:)` too: the generated ones follow the properties' order, which the columns may "
+                        + "not; or let @Table make `columns`",
+                    line: 1, column: 1)
+            ])
+    }
+
     @Test("a stored property without a type annotation is an error")
     func missingType() {
         assertTableExpansion(

@@ -18,7 +18,9 @@
 ///
 /// Use ``TableColumn(_:primaryKey:autoIncrement:unique:default:references:storage:)`` for a column's name,
 /// constraints and storage, and ``Transient()`` to leave a stored property out. Computed and static properties
-/// are ignored. Members the struct declares itself (say, `static let tableName`) are left alone.
+/// are ignored. Members the struct declares itself (say, `static let tableName`) are left alone; a struct that
+/// declares its own `columns` must declare `init(row:)` and `encode(to:)` too, since the generated ones follow
+/// the properties' order (the macro reports an error otherwise).
 ///
 /// Each property's type must conform to ``SQLiteSwiftly/SQLiteValueConvertible``, or the property must be
 /// declared `@TableColumn(storage: .json)` to be stored as JSON text. The macro reports an error, instead of

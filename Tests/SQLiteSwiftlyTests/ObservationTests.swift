@@ -273,17 +273,32 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         #expect(!second.touches(table: "other"))
     }
 
+    /// A file with a `notes` table, a plain connection to it (another connection, for the shared one), and a
+    /// shared connection to it.
+    private func fileWithNotes(_ directory: TemporaryDirectory) throws -> (other: Connection, shared: SharedConnection)
+    {
+        let path = directory.path("notes.sqlite")
+        let other = try Connection(creating: path)
+        try other.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        return (other, try SharedConnection(.open(path: path)))
+    }
+
+    /// Observes the number of rows of `table`, checking other connections as `options` say.
+    private func rowCount(
+        of table: String = "notes", in shared: SharedConnection,
+        options: ObservationOptions = ObservationOptions(otherConnectionCheckInterval: .milliseconds(10))
+    ) -> ObservationRecorder<Int> {
+        ObservationRecorder(
+            shared.observe(options: options) { db in
+                try db.fetchValue(Int.self, SQL(verbatim: "SELECT count(*) FROM \(table)")) ?? -1
+            })
+    }
+
     @Test("a commit by another Connection to the same file is noticed")
     func otherConnection() async throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("other.sqlite")
-        let setup = try Connection(creating: path)
-        try setup.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-        let shared = try SharedConnection(.open(path: path))
-        let recorder = ObservationRecorder(
-            shared.observe(options: ObservationOptions(otherConnectionCheckInterval: .milliseconds(10))) { db in
-                try db.fetchValue(Int.self, "SELECT count(*) FROM notes") ?? -1
-            })
+        let (setup, shared) = try fileWithNotes(directory)
+        let recorder = rowCount(in: shared)
         #expect(try await recorder.value(at: 0) == 0)
         try setup.execute("INSERT INTO notes (text) VALUES ('from elsewhere')")
         #expect(try await recorder.value(from: 1) { $0 == 1 } == 1)
@@ -298,10 +313,7 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
         try aux.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY)")
         let shared = try SharedConnection(.open(path: mainPath))
         _ = try await shared.withConnection { db in try db.execute("ATTACH DATABASE \(auxPath) AS aux") }
-        let recorder = ObservationRecorder(
-            shared.observe(options: ObservationOptions(otherConnectionCheckInterval: .milliseconds(10))) { db in
-                try db.fetchValue(Int.self, "SELECT count(*) FROM aux.notes") ?? -1
-            })
+        let recorder = rowCount(of: "aux.notes", in: shared)
         #expect(try await recorder.value(at: 0) == 0)
         try aux.execute("INSERT INTO notes DEFAULT VALUES")
         #expect(try await recorder.value(from: 1, atMost: .seconds(10)) { $0 == 1 } == 1)
@@ -310,13 +322,7 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
     @Test("check intervals out of range are used within 1 ms and a day; a shorter one applies at once")
     func checkIntervals() async throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("intervals.sqlite")
-        let setup = try Connection(creating: path)
-        try setup.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-        let shared = try SharedConnection(.open(path: path))
-        @Sendable func count(_ db: Connection) throws -> Int {
-            try db.fetchValue(Int.self, "SELECT count(*) FROM notes") ?? -1
-        }
+        let (setup, shared) = try fileWithNotes(directory)
         // Set after init, past what the clock can sleep: it used to trap in Task.sleep.
         var huge = ObservationOptions()
         huge.otherConnectionCheckInterval = .seconds(Int64.max)
@@ -325,13 +331,10 @@ struct ObservedNote: RowDecodable, Sendable, Equatable {
                 == .seconds(86_400))
         #expect(
             ObservationOptions(otherConnectionCheckInterval: .zero).otherConnectionCheckInterval == .milliseconds(1))
-        let slow = ObservationRecorder(shared.observe(options: huge) { db in try count(db) })
+        let slow = rowCount(in: shared, options: huge)
         #expect(try await slow.value(at: 0) == 0)
         try await Task.sleep(for: .milliseconds(50))  // the poller now sleeps a day
-        let fast = ObservationRecorder(
-            shared.observe(options: ObservationOptions(otherConnectionCheckInterval: .milliseconds(10))) { db in
-                try count(db)
-            })
+        let fast = rowCount(in: shared)
         #expect(try await fast.value(at: 0) == 0)
         try setup.execute("INSERT INTO notes (text) VALUES ('from elsewhere')")
         #expect(try await fast.value(from: 1, atMost: .seconds(10)) { $0 == 1 } == 1)

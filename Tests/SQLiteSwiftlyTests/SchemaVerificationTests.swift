@@ -264,6 +264,13 @@ private func database(_ schema: String) throws -> Connection {
         #expect(readOne.kind == .schemaMismatch)
     }
 
+    /// Rebuilds `bodies` with `name` declared INTEGER, keeping its rows: a change of type affinity.
+    static let nameBecomesInteger = [
+        "CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER)",
+        "INSERT INTO bodies2 SELECT * FROM bodies", "DROP TABLE bodies",
+        "/* renamed */ alter TABLE bodies2 RENAME TO bodies",
+    ]
+
     @Test("held and cached model writes notice a schema change before they store values for it")
     func writesNoticeDrift() throws {
         let db = try Connection.inMemory()
@@ -272,11 +279,7 @@ private func database(_ schema: String) throws -> Connection {
         try insert.insert(Body(id: 1, name: "001", moons: 1))
         #expect(try db.update(Body(id: 1, name: "001", moons: 2)))
         // `name` becomes INTEGER: "007" would be stored as 7 by a statement that re-prepares at its step.
-        try db.executeScript(
-            """
-            CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER);
-            INSERT INTO bodies2 SELECT * FROM bodies; DROP TABLE bodies; ALTER TABLE bodies2 RENAME TO bodies;
-            """)
+        try db.executeScript(SQL(verbatim: Self.nameBecomesInteger.joined(separator: ";\n")))
         let inserted = try requireSQLiteError { try insert.insert(Body(id: 2, name: "007", moons: nil)) }
         #expect(inserted.kind == .schemaMismatch)
         #expect(inserted.differences.map(\.kind) == [.declaredType])
@@ -296,11 +299,7 @@ private func database(_ schema: String) throws -> Connection {
             let db = try Connection.inMemory()
             try db.createTable(for: Body.self)
             let insert = try db.makeInsertStatement(for: Body.self)
-            let rebuild = [
-                "CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER)",
-                "INSERT INTO bodies2 SELECT * FROM bodies", "DROP TABLE bodies",
-                "/* renamed */ alter TABLE bodies2 RENAME TO bodies",
-            ]
+            let rebuild = Self.nameBecomesInteger
             let error = try requireSQLiteError {
                 try db.transaction {
                     try insert.insert(Body(id: 1, name: "001", moons: nil))
@@ -330,11 +329,7 @@ private func database(_ schema: String) throws -> Connection {
         let insert = try db.makeInsertStatement(for: Body.self)
         try db.transaction { try insert.insert(Body(id: 1, name: "001", moons: nil)) }
         let other = try Connection(opening: path)
-        try other.executeScript(
-            """
-            CREATE TABLE bodies2 (id INTEGER PRIMARY KEY NOT NULL, name INTEGER NOT NULL, moons INTEGER);
-            INSERT INTO bodies2 SELECT * FROM bodies; DROP TABLE bodies; ALTER TABLE bodies2 RENAME TO bodies;
-            """)
+        try other.executeScript(SQL(verbatim: Self.nameBecomesInteger.joined(separator: ";\n")))
         let error = try requireSQLiteError {
             try db.transaction { try insert.insert(Body(id: 2, name: "007", moons: nil)) }
         }

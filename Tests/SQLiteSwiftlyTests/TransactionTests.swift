@@ -368,30 +368,27 @@ private struct BodyFailure: Error, Equatable {}
     func endedAndBegunAgain() throws {
         let directory = try TemporaryDirectory()
         let db = try makeDatabase(directory)
-        // ROLLBACK, then BEGIN: the first half is gone, and the second must not commit as if it were the whole.
-        let rolledBack = sqliteError {
-            try db.transaction {
-                try db.execute("INSERT INTO items (id) VALUES (1)")
-                try db.execute("ROLLBACK")
-                try db.execute("BEGIN")
-                try db.execute("INSERT INTO items (id) VALUES (2)")
+        /// Writes row 1, ends the transaction with `ending`, begins another, writes row 2, and maybe throws.
+        func endedMidway(by ending: String, throwing: Bool = false) -> SQLiteError? {
+            sqliteError {
+                try db.transaction {
+                    try db.execute("INSERT INTO items (id) VALUES (1)")
+                    try db.execute(SQL(verbatim: ending))
+                    try db.execute("BEGIN")
+                    try db.execute("INSERT INTO items (id) VALUES (2)")
+                    if throwing { throw SQLiteError(.misuse, message: "the body's own error") }
+                }
             }
         }
+        // ROLLBACK, then BEGIN: the first half is gone, and the second must not commit as if it were the whole.
+        let rolledBack = endedMidway(by: "ROLLBACK")
         #expect(rolledBack?.kind == .transactionRolledBack)
         #expect(try count(db) == 0)
         #expect(!db.isInTransaction)
         // COMMIT, then BEGIN: the first half is committed (the error says so), the second is rolled back.
         for throwsAfter in [false, true] {
             try db.execute("DELETE FROM items")
-            let committed = sqliteError {
-                try db.transaction {
-                    try db.execute("INSERT INTO items (id) VALUES (1)")
-                    try db.execute("COMMIT")
-                    try db.execute("BEGIN")
-                    try db.execute("INSERT INTO items (id) VALUES (2)")
-                    if throwsAfter { throw SQLiteError(.misuse, message: "the body's own error") }
-                }
-            }
+            let committed = endedMidway(by: "COMMIT", throwing: throwsAfter)
             #expect(committed?.kind == .misuse)
             #expect(committed?.message.contains("with COMMIT: what it wrote before is committed") == true)
             #expect(try db.fetchValue(String.self, "SELECT group_concat(id) FROM items") == "1")

@@ -114,6 +114,28 @@ private struct MigrationFailure: Error, Equatable {}
         #expect(try fixed.migrate(db) == ["v1"])
     }
 
+    @Test("a migration whose body ends its transaction (ROLLBACK, INSERT OR ROLLBACK) is not recorded as applied")
+    func bodyRollsBack() throws {
+        for ending in ["ROLLBACK", "INSERT OR ROLLBACK INTO u VALUES (1)"] {
+            let db = try Connection.inMemory()
+            try db.execute("CREATE TABLE u (x UNIQUE)")
+            try db.execute("INSERT INTO u VALUES (1)")
+            var migrator = Migrator()
+            migrator.add("v1: add notes") { db in
+                try db.execute("CREATE TABLE notes (text TEXT)")
+                _ = try? db.execute(SQL(verbatim: ending))
+            }
+            let error = try requireSQLiteError { try migrator.migrate(db) }
+            #expect(error.kind == .transactionRolledBack, "\(ending)")
+            #expect(try migrator.appliedMigrations(in: db).isEmpty)
+            #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM sqlite_schema WHERE name = 'notes'") == 0)
+            // Fixed, it applies on the next run.
+            var fixed = Migrator()
+            fixed.add("v1: add notes") { db in try db.execute("CREATE TABLE notes (text TEXT)") }
+            #expect(try fixed.migrate(db) == ["v1: add notes"])
+        }
+    }
+
     @Test("duplicate and empty names are refused before anything runs")
     func invalidNames() throws {
         let db = try Connection.inMemory()

@@ -106,7 +106,9 @@ public struct Migrator {
         return try db.transaction(.immediate) { () throws -> Bool in
             let done = try checkedAppliedNames(in: db)
             guard done.count <= position else { return false }
-            try migration.body(db)
+            // The record first: a body that ends the transaction (a ROLLBACK, an INSERT OR ROLLBACK) undoes it
+            // with the rest, where a record written after the body would commit on its own in autocommit mode and
+            // mark a migration applied whose changes were rolled back.
             let table = Self.tableName.quotedSQLIdentifier
             try db.execute(
                 SQL(verbatim: "CREATE TABLE IF NOT EXISTS \(table) ")
@@ -114,6 +116,9 @@ public struct Migrator {
             try db.execute(
                 SQL(verbatim: "INSERT INTO \(table) ")
                     + "(\"position\", \"name\") VALUES (\(position + 1), \(migration.name))")
+            try migration.body(db)
+            // Ended by the body: the transaction reports it on return; nothing more is written outside it.
+            guard db.isInTransaction else { return true }
             if migration.defersForeignKeyChecks { try Self.checkForeignKeys(db) }
             return true
         }

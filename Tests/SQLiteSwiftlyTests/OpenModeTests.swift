@@ -282,6 +282,25 @@ private func openingError(_ body: () throws(SQLiteError) -> Connection) -> SQLit
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
     }
 
+    @Test(
+        "opening a zero-byte file beside a leftover WAL or journal is refused, and both are left as they were",
+        arguments: [false, true], ["-wal", "-journal"])
+    func emptyFileWithLeftover(readOnly: Bool, suffix: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let leftover = Data(repeating: 0xAB, count: 4096)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        #expect(FileManager.default.createFile(atPath: path + suffix, contents: leftover))
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.path("")).sorted()
+        let error = try requireSQLiteError { _ = try Connection(opening: path, readOnly: readOnly) }
+        #expect(error.code == .cannotOpen)
+        #expect(error.path == path)
+        #expect(error.message.contains("leftover '\(path + suffix)'"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")).sorted() == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + suffix)) == leftover)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
+    }
+
     @Test("opening an existing database sees its data")
     func openExisting() throws {
         let directory = try TemporaryDirectory()

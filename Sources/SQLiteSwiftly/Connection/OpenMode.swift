@@ -152,7 +152,8 @@ enum DatabaseFile {
     /// The 16 bytes every SQLite database file starts with: "SQLite format 3" and a NUL.
     private static let header = Array("SQLite format 3\0".utf8)
 
-    /// Refuses a non-empty file that does not start with the SQLite header.
+    /// Refuses a non-empty file that does not start with the SQLite header, and an empty one with a leftover
+    /// journal or WAL beside it.
     ///
     /// SQLite itself opens some short files (one byte, for instance) as empty databases and would overwrite
     /// them at the first write. An empty file is an empty database; anything else must carry the header. Files
@@ -163,6 +164,18 @@ enum DatabaseFile {
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: header.count)
         let count = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
+        if count == 0 {
+            // An empty file with a leftover journal or WAL: SQLite deletes those at the open (even a read-only
+            // one), and they may hold the only copy of the data. Left for the user to look at.
+            for suffix in ["-wal", "-journal"] where exists(path + suffix) {
+                var error = SQLiteError(
+                    .sqlite, code: .cannotOpen,
+                    message: "the file at '\(path)' is empty but a leftover '\(path + suffix)' is beside it; "
+                        + "opening would delete it, and it may hold the data: move it away, or restore the database")
+                error.path = path
+                throw error
+            }
+        }
         guard count > 0, count < header.count || bytes != header else { return }
         var error = SQLiteError(
             .notADatabase, message: "the file at '\(path)' is not an SQLite database (it lacks the SQLite header)")

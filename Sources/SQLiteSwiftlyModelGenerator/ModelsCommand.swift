@@ -73,9 +73,12 @@ package struct ModelsCommand: ParsableCommand {
             return false
         }
         if let output {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
-                if isDirectory.boolValue { return fail("\(output) is a directory; give the path of a Swift file") }
+            // lstat, not fileExists: a link counts as something there, even one that points nowhere.
+            var status = stat()
+            if lstat(output, &status) == 0 {
+                if status.st_mode & S_IFMT == S_IFDIR {
+                    return fail("\(output) is a directory; give the path of a Swift file")
+                }
                 if !force { return fail("\(output) already exists; pass --force to replace it") }
             }
         }

@@ -39,7 +39,8 @@ struct TypeMapping: Hashable, Sendable {
             self.init(declaredType: .text, swiftType: "String")
         } else if type.contains("BLOB") {
             self.init(declaredType: .blob, swiftType: "Data")
-        } else if type.trimmingSpaces.isEmpty {
+        } else if type.isEmpty {
+            // No declared type at all. Spaces alone are a declared type to SQLite, with NUMERIC affinity: below.
             self.init(declaredType: .any, swiftType: "SQLiteValue")
         } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
             self.init(declaredType: .real, swiftType: "Double")

@@ -57,6 +57,12 @@ import Testing
         #expect(refused.standardOutput.isEmpty)
         #expect(refused.standardError == "error: \(path) already exists; pass --force to replace it\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me", "the file is untouched")
+        // A link is something there too, even one that points nowhere.
+        let link = directory.path("Link.swift")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.path("nowhere.swift"))
+        let refusedLink = try run([database, "-o", link, "--table", "people"])
+        #expect(!refusedLink.succeeded)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == directory.path("nowhere.swift"))
 
         let forced = try run([database, "-o", path, "--table", "people", "--force"])
         #expect(forced.succeeded)

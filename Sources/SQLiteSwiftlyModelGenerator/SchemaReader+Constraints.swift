@@ -181,6 +181,13 @@ extension SchemaReader {
 extension String {
     /// The name quoted for SQL: `unit price` becomes `"unit price"`, with `"` doubled inside.
     var quotedSQLName: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Byte by byte: a `"` that a combining mark joins into one Character is still a quote to SQLite.
+        var quoted: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in utf8 {
+            quoted.append(byte)
+            if byte == UInt8(ascii: "\"") { quoted.append(byte) }
+        }
+        quoted.append(UInt8(ascii: "\""))
+        return String(decoding: quoted, as: UTF8.self)
     }
 }

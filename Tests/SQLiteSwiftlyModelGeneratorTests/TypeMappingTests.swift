@@ -45,3 +45,12 @@ import Testing
         #expect(TypeMapping(declaredType: "").unreadableCondition(column: "v") == nil)
     }
 }
+
+@Suite struct QuotedSQLNameTests {
+    @Test("a name is quoted byte by byte: a quote joined to a combining mark is doubled too")
+    func quoteWithCombiningMark() {
+        #expect("unit price".quotedSQLName == "\"unit price\"")
+        #expect("a\"b".quotedSQLName == "\"a\"\"b\"")
+        #expect("a\"\u{301}b".quotedSQLName.utf8.filter { $0 == UInt8(ascii: "\"") }.count == 4)
+    }
+}

@@ -37,6 +37,28 @@ private struct Umlauts: TableModel, Equatable {
         #expect(name.sqlIdentifierKey == expected)
     }
 
+    @Test("a quote that a combining mark joins into one Character is still doubled, in names and in literals")
+    func quoteWithCombiningMark() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (a INTEGER)")
+        try db.execute("INSERT INTO t VALUES (1)")
+        try db.execute("CREATE TABLE secrets (s TEXT)")
+        try db.execute("INSERT INTO secrets VALUES ('top-secret')")
+        // Was: SELECT "a"́ FROM t UNION ALL SELECT s FROM secrets --" FROM t, which read the other table.
+        let column = "a\"\u{301} FROM t UNION ALL SELECT s FROM secrets --"
+        #expect("\"\u{301}".count == 1)  // one Character: comparing Characters would not see the quote
+        #expect(column.quotedSQLIdentifier.utf8.filter { $0 == UInt8(ascii: "\"") }.count == 4)
+        let error = try requireSQLiteError { try db.fetchAll(UntypedRow.self, "SELECT \(identifier: column) FROM t") }
+        #expect(error.message.contains("no such column"))
+        // A text default: its quote is doubled the same way, so the table has exactly the one column.
+        let text = "x'\u{301}, \"evil\" TEXT DEFAULT 'y"
+        #expect(TableSQL.literal(.text(text)).utf8.filter { $0 == UInt8(ascii: "'") }.count == 6)
+        try db.execute(SQL(verbatim: "CREATE TABLE d (v TEXT DEFAULT \(TableSQL.literal(.text(text))))"))
+        try db.execute("INSERT INTO d DEFAULT VALUES")
+        #expect(try db.fetchValue(String.self, "SELECT v FROM d") == text)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM pragma_table_info('d')") == 1)
+    }
+
     @Test("columns that differ in the case of a non-ASCII letter are two columns, as in SQLite")
     func twoColumns() throws {
         let db = try Connection.inMemory()

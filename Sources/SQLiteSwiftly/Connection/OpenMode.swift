@@ -153,7 +153,7 @@ enum DatabaseFile {
     private static let header = Array("SQLite format 3\0".utf8)
 
     /// Refuses a non-empty file that does not start with the SQLite header, and an empty one with a leftover
-    /// journal or WAL beside it.
+    /// WAL beside it.
     ///
     /// SQLite itself opens some short files (one byte, for instance) as empty databases and would overwrite
     /// them at the first write. An empty file is an empty database; anything else must carry the header. Files
@@ -165,9 +165,11 @@ enum DatabaseFile {
         var bytes = [UInt8](repeating: 0, count: header.count)
         let count = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
         if count == 0 {
-            // An empty file with a leftover journal or WAL: SQLite deletes those at the open (even a read-only
-            // one), and they may hold the only copy of the data. Left for the user to look at.
-            for suffix in ["-wal", "-journal"] where exists(path + suffix) {
+            // An empty file with a WAL beside it: SQLite deletes the WAL at the open (even a read-only one), and
+            // it may hold the only copy of the data (switching to WAL writes the header to the main file, so a
+            // live WAL never sits beside an empty one). A rollback journal beside an empty file can be live (a
+            // transaction that has not written yet) and holds no committed data: SQLite handles it.
+            for suffix in ["-wal"] where exists(path + suffix) {
                 var error = SQLiteError(
                     .sqlite, code: .cannotOpen,
                     message: "the file at '\(path)' is empty but a leftover '\(path + suffix)' is beside it; "

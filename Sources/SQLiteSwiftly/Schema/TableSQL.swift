@@ -182,9 +182,7 @@ enum TableSQL {
             if real.isInfinite { return real < 0 ? "-9e999" : "9e999" }
             return "\(real)"
         case .text(let text):
-            return "'"
-                + text.split(separator: "'", omittingEmptySubsequences: false)
-                .joined(separator: "''") + "'"
+            return text.quoted(by: UInt8(ascii: "'"))
         case .blob(let bytes):
             let digits = Array("0123456789ABCDEF")
             return "X'" + String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }) + "'"
@@ -206,13 +204,21 @@ extension String {
 
 extension String {
     /// The string as a quoted SQL identifier: `my "table"` becomes `"my ""table"""`.
-    var quotedSQLIdentifier: String {
-        var quoted = "\""
-        for character in self {
-            quoted.append(character)
-            if character == "\"" { quoted.append(character) }
+    ///
+    /// Every `"` byte is doubled, as SQLite reads bytes: comparing `Character`s would miss a `"` that a combining
+    /// mark after it joins into one grapheme (`"` + U+0301), and that quote would end the name early.
+    var quotedSQLIdentifier: String { quoted(by: UInt8(ascii: "\"")) }
+
+    /// The string between two `quote` bytes, each `quote` byte inside doubled: an SQL identifier (`"`) or string
+    /// literal (`'`). Bytes, not `Character`s, since SQLite reads bytes.
+    func quoted(by quote: UInt8) -> String {
+        var quoted: [UInt8] = [quote]
+        quoted.reserveCapacity(utf8.count + 2)
+        for byte in utf8 {
+            quoted.append(byte)
+            if byte == quote { quoted.append(byte) }
         }
-        quoted.append("\"")
-        return quoted
+        quoted.append(quote)
+        return String(decoding: quoted, as: UTF8.self)
     }
 }

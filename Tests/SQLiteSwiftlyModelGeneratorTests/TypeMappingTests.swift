@@ -11,7 +11,8 @@ import Testing
             ("SMALLINT", .integer, "Int"), ("POINT", .integer, "Int"),  // "INT" wins, as in SQLite
             ("TEXT", .text, "String"), ("VARCHAR(20)", .text, "String"), ("CLOB", .text, "String"),
             ("NATIVE CHARACTER(70)", .text, "String"), ("BLOB", .blob, "Data"), ("", .any, "SQLiteValue"),
-            ("  ", .numeric, "SQLiteValue"),  // spaces are a declared type to SQLite: NUMERIC affinity ("REAL", .real, "Double"), ("DOUBLE PRECISION", .real, "Double"),
+            // Spaces alone are a declared type to SQLite, with NUMERIC affinity.
+            ("  ", .numeric, "SQLiteValue"), ("REAL", .real, "Double"), ("DOUBLE PRECISION", .real, "Double"),
             ("FLOAT", .real, "Double"), ("NUMERIC", .numeric, "Double"), ("DECIMAL(10, 2)", .numeric, "Double"),
             ("BOOLEAN", .numeric, "Bool"), ("bool", .numeric, "Bool"), ("DATETIME", .numeric, "String"),
             ("DATE", .numeric, "String"), ("TIMESTAMP", .numeric, "String"), ("MONEY", .numeric, "Double"),

@@ -106,4 +106,16 @@ private func catalog() throws -> Connection {
         let pair = try requireSQLiteError { try db.execute("INSERT INTO pairs VALUES (1, 1)") }
         #expect(pair.table == nil)  // two columns: SQLite names both, the error names neither rather than guess
     }
+
+    @Test("a CHECK failure names no table or column: its message holds the expression, not a place")
+    func checkConstraintIsNoPlace() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE accounts (amount REAL CHECK (amount >= 0.5))")
+        let error = try requireSQLiteError { try db.execute("INSERT INTO accounts VALUES (\(0.1))") }
+        #expect(error.code.primary == .constraint && error.message.contains("CHECK constraint failed"))
+        #expect(error.table == nil && error.column == nil)
+        try db.execute("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        let notNull = try requireSQLiteError { try db.execute("INSERT INTO items (name) VALUES (NULL)") }
+        #expect(notNull.table == "items" && notNull.column == "name")
+    }
 }

@@ -55,6 +55,22 @@ import Testing
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM a") == 1)
     }
 
+    @Test("a statement with parameters is refused when its turn comes: a script binds nothing")
+    func parameters() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE a (x)")
+        for statement in ["INSERT INTO a VALUES (?)", "INSERT INTO a VALUES (:name)", "INSERT INTO a VALUES (?3)"] {
+            let error = try requireSQLiteError {
+                try db.executeScript(SQL(verbatim: "INSERT INTO a VALUES (1);\n\(statement); INSERT INTO a VALUES (2)"))
+            }
+            #expect(error.kind == .parameterMismatch)
+            #expect(error.sql == statement)
+            #expect(error.message.contains("statement 2 of the script failed"))
+        }
+        // Statement 1 ran each time; nothing ran with NULL bound, and nothing after the refused statement.
+        #expect(try db.fetchValue(String.self, "SELECT group_concat(x) FROM a") == "1,1,1")
+    }
+
     @Test("a script inside a transaction is all or nothing")
     func scriptInTransaction() throws {
         let db = try Connection.inMemory()

@@ -229,8 +229,10 @@ extension SQLiteError {
 
     /// Fills in the table and column of a UNIQUE, PRIMARY KEY or NOT NULL violation from SQLite's message
     /// (`UNIQUE constraint failed: items.id`), which names them when a single column is involved.
+    /// Other constraints put other text there: a CHECK its expression (`amount >= 0.5`), which is no place.
     mutating func locateConstraint() {
-        guard code.primary == .constraint, table == nil, let colon = message.firstRange(of: "constraint failed: ")
+        guard [.constraintUnique, .constraintPrimaryKey, .constraintNotNull].contains(code), table == nil,
+            let colon = message.firstRange(of: "constraint failed: ")
         else {
             return
         }

@@ -121,7 +121,9 @@ extension Connection {
     /// - Parameter script: Zero or more SQL statements, without interpolated values.
     /// - Throws: ``SQLiteError`` whose message names the failing statement's position and whose
     ///   ``SQLiteError/sql`` is that statement's text; statements before it stay applied. A NUL character in
-    ///   the script, or interpolated values, are refused before anything runs.
+    ///   the script, or interpolated values, are refused before anything runs; a statement with parameters
+    ///   (`?`, `:name`), which a script cannot bind, fails with ``SQLiteError/Kind/parameterMismatch`` when its turn
+    ///   comes.
     public func executeScript(_ script: SQL) throws(SQLiteError) {
         guard script.arguments.isEmpty else {
             throw SQLiteError(
@@ -204,6 +206,15 @@ extension Connection {
                     return Self.located(SQLiteError(code: code, db: handle, sql: sql), position: position + 1)
                 }
                 guard let statement else { break }  // only whitespace or comments remain
+                // A script binds nothing: a parameter would run as NULL.
+                guard sqlite3_bind_parameter_count(statement) == 0 else {
+                    sqlite3_finalize(statement)
+                    let error = SQLiteError(
+                        .parameterMismatch,
+                        message: "a script statement cannot have parameters (it would run with NULL bound): run it "
+                            + "with execute and its arguments", sql: sql)
+                    return Self.located(error, position: position + 1)
+                }
                 if changeTracker.isActive { changeTracker.willRun(sql: sql) }
                 if sql.isSchemaStatement { changeTracker.schemaEpoch &+= 1 }
                 position += 1

@@ -55,6 +55,12 @@ public enum OpenMode: Hashable, Sendable {
 enum DatabaseFile {
     static let journalSuffixes = ["-journal", "-wal", "-shm"]
 
+    /// Removes a database file the library created, and its companions: for a creation that failed after the
+    /// file was made (see ``ConnectionPool``).
+    static func removeCreated(_ path: String) {
+        for file in [path] + journalSuffixes.map({ path + $0 }) { unlink(file) }
+    }
+
     static func connect(
         _ mode: OpenMode, options: ConnectionOptions, busyWait: UnsafeMutablePointer<BusyWait>
     ) throws(SQLiteError) -> OpaquePointer {

@@ -33,9 +33,21 @@ public final class ConnectionPool: Sendable {
     ///   - readerCount: How many reading connections to open; at least 1. Four by default.
     ///   - options: What each connection enforces and how long it waits for locks.
     /// - Throws: ``SQLiteError/Kind/misuse`` for an in-memory or read-only mode or a reader count below 1;
-    ///   the errors of ``Connection/init(_:options:)``; an SQLite error when WAL mode cannot be enabled.
-    public init(
+    ///   the errors of ``Connection/init(_:options:)``; an SQLite error when WAL mode cannot be enabled. When
+    ///   opening fails after the file was switched to WAL mode (a reader that cannot open, out of file
+    ///   descriptors), the file is left as it was: removed if the pool created it, back in its journal mode if not.
+    public convenience init(
         _ mode: OpenMode, readerCount: Int = 4, options: ConnectionOptions = .default
+    ) throws(SQLiteError) {
+        try self.init(mode, readerCount: readerCount, options: options) { path, options throws(SQLiteError) in
+            try SharedConnection(.openReadOnly(path: path), options: options)
+        }
+    }
+
+    /// The pool, with its readers opened by `openReader` (tests make it fail part-way).
+    init(
+        _ mode: OpenMode, readerCount: Int, options: ConnectionOptions,
+        openReader: (String, ConnectionOptions) throws(SQLiteError) -> SharedConnection
     ) throws(SQLiteError) {
         let path: String
         switch mode {
@@ -49,19 +61,43 @@ public final class ConnectionPool: Sendable {
         // A first connection creates or checks the file and switches it to WAL mode; it stays open until the
         // others are, so the WAL files are in place for them.
         let setup = try Connection(mode, options: options)
-        let journalMode = try setup.fetchValue(String.self, "PRAGMA journal_mode = WAL")
+        let previousMode = try setup.fetchValue(String.self, "PRAGMA journal_mode") ?? "delete"
+        // Leaves the file as it was after a failure: a file the pool created is removed; an existing one gets its
+        // journal mode back (the pool's other connections are closed by then, so the switch can take the file).
+        func putBack() {
+            if case .create = mode {
+                DatabaseFile.removeCreated(path)
+            } else if previousMode.lowercased() != "wal" {
+                _ = try? setup.fetchValue(String.self, SQL(verbatim: "PRAGMA journal_mode = \(previousMode)"))
+            }
+        }
+        let journalMode: String?
+        do {
+            journalMode = try setup.fetchValue(String.self, "PRAGMA journal_mode = WAL")
+        } catch {
+            putBack()
+            throw error
+        }
         guard journalMode?.lowercased() == "wal" else {
+            putBack()
             throw SQLiteError(
                 .sqlite, message: "the database could not switch to WAL mode (journal mode is \(journalMode ?? "?"))",
                 sql: "PRAGMA journal_mode = WAL")
         }
-        writer = try SharedConnection(.open(path: path), options: options)
-        var readers: [SharedConnection] = []
-        // Readers are opened read-only: SQLite refuses any write through them, whatever a read body does.
-        for _ in 0..<readerCount {
-            readers.append(try SharedConnection(.openReadOnly(path: path), options: options))
+        // Opened together, so that a failure part-way closes the ones already open before the file is put back.
+        func openConnections() throws(SQLiteError) -> (SharedConnection, [SharedConnection]) {
+            let writer = try SharedConnection(.open(path: path), options: options)
+            var readers: [SharedConnection] = []
+            // Readers are opened read-only: SQLite refuses any write through them, whatever a read body does.
+            for _ in 0..<readerCount { readers.append(try openReader(path, options)) }
+            return (writer, readers)
         }
-        self.readers = readers
+        do {
+            (writer, readers) = try openConnections()
+        } catch {
+            putBack()
+            throw error
+        }
         withExtendedLifetime(setup) {}
     }
 

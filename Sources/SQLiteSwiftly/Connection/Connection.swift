@@ -20,7 +20,7 @@ import CSQLiteSwiftly
 /// ```
 public final class Connection {
     /// The `sqlite3*` handle. Internal: only this module's few SQLite-calling files use it.
-    @usableFromInline let handle: OpaquePointer
+    let handle: OpaquePointer
     /// How the connection was opened.
     public let mode: OpenMode
     /// The options the connection was opened with.

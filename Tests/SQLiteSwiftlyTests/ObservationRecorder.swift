@@ -1,6 +1,7 @@
-import SQLiteSwiftly
 import Synchronization
 import Testing
+
+@testable import SQLiteSwiftly
 
 /// Iterates an asynchronous sequence in a task of its own and records what it delivers, so that a test can await
 /// the n-th element (or the end) with a deadline instead of sleeping.
@@ -23,7 +24,7 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
 
     /// The recorded state, in a box that the iterating task shares (a `Mutex` cannot be captured).
     private final class Storage: Sendable {
-        let mutex = Mutex(State())
+        let mutex = TrackedMutex(State())  // hand-offs ThreadSanitizer can see
 
         func withLock<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
             mutex.withLock { body(&$0) }
@@ -32,7 +33,7 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
 
     private let state = Storage()
     private let changed = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = TrackedMutex<Task<Void, Never>?>(nil)
 
     init<Sequence: AsyncSequence & Sendable>(_ sequence: Sequence) where Sequence.Element == Value {
         let newTask = Task { [state, changed] in

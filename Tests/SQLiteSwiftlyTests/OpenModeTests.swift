@@ -156,8 +156,8 @@ private func openingError(_ body: () throws(SQLiteError) -> Connection) -> SQLit
         let directory = try TemporaryDirectory()
         for round in 0..<20 {
             let path = directory.path("race-\(round).sqlite")
-            let winners = Mutex(0)
-            let refusals = Mutex(0)
+            let winners = TrackedMutex(0)
+            let refusals = TrackedMutex(0)
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 do throws(SQLiteError) {
                     let db = try Connection(creating: path)

@@ -226,6 +226,71 @@ int rawc_stream_ints(sqlite3 *db, int64_t *out_sum, int *out_count) {
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+// Reads column `column` into *out only if it holds an INTEGER, as SQLiteSwiftly reads an Int: no silent
+// conversion.
+static inline int read_integer(sqlite3_stmt *stmt, int column, int64_t *out) {
+    sqlite3_value *value = sqlite3_column_value(stmt, column);
+    if (sqlite3_value_type(value) != SQLITE_INTEGER) return 0;
+    *out = sqlite3_value_int64(value);
+    return 1;
+}
+
+static int read_ints_checked(sqlite3_stmt *stmt, rawc_ints *row) {
+    return read_integer(stmt, 0, &row->id) && read_integer(stmt, 1, &row->c1) && read_integer(stmt, 2, &row->c2) &&
+           read_integer(stmt, 3, &row->c3) && read_integer(stmt, 4, &row->c4) && read_integer(stmt, 5, &row->c5) &&
+           read_integer(stmt, 6, &row->c6) && read_integer(stmt, 7, &row->c7) && read_integer(stmt, 8, &row->c8) &&
+           read_integer(stmt, 9, &row->c9);
+}
+
+int rawc_fetch_ints_checked(sqlite3 *db, rawc_ints **out_rows, int *out_count) {
+    sqlite3_stmt *stmt;
+    int rc = prepare(db, select_ints_sql, &stmt);
+    if (rc != SQLITE_OK) return rc;
+    int capacity = 16, count = 0;
+    rawc_ints *rows = malloc(sizeof *rows * capacity);
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        if (count == capacity) {
+            capacity *= 2;
+            rows = realloc(rows, sizeof *rows * capacity);
+        }
+        if (!read_ints_checked(stmt, &rows[count++])) {
+            rc = SQLITE_MISMATCH;
+            break;
+        }
+    }
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_DONE) {
+        free(rows);
+        *out_rows = NULL;
+        *out_count = 0;
+        return rc;
+    }
+    *out_rows = rows;
+    *out_count = count;
+    return SQLITE_OK;
+}
+
+int rawc_stream_ints_checked(sqlite3 *db, int64_t *out_sum, int *out_count) {
+    sqlite3_stmt *stmt;
+    int rc = prepare(db, select_ints_sql, &stmt);
+    if (rc != SQLITE_OK) return rc;
+    int64_t sum = 0;
+    int count = 0;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        rawc_ints row;
+        if (!read_ints_checked(stmt, &row)) {
+            rc = SQLITE_MISMATCH;
+            break;
+        }
+        sum += row.c1;
+        count++;
+    }
+    sqlite3_finalize(stmt);
+    *out_sum = sum;
+    *out_count = count;
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 static const char *select_orders_sql =
     "SELECT id, customer_id, total, status, email, phone, ship_name, ship_line1, ship_line2, ship_city, "
     "ship_region, ship_postcode, ship_country, note FROM orders";

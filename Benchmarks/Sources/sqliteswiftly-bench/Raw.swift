@@ -104,6 +104,22 @@ enum Raw {
         }
     }
 
+    static let checkedName = "raw C, checked"
+
+    /// rawc_fetch_ints with every column type-checked before it is read, as SQLiteSwiftly reads an Int.
+    static let fetchIntsChecked = Implementation(name: checkedName) { location, rows in
+        let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+        return {
+            var result: UnsafeMutablePointer<rawc_ints>?
+            var count: Int32 = 0
+            try RawConnection.check(rawc_fetch_ints_checked(db.handle, &result, &count), "rawc_fetch_ints_checked")
+            defer { free(result) }
+            var sum: Int64 = 0
+            for index in 0..<Int(count) { sum += result?[index].c1 ?? 0 }
+            return sum
+        }
+    }
+
     static let insertMixed = Implementation(name: name) { location, rows in
         let db = try prepared(location, schema: Dataset.mixedSchema)
         let values = RawMixedRows(count: rows)
@@ -147,6 +163,17 @@ enum Raw {
     static let cursorInts = Implementation(name: name) { location, rows in
         let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
         return { try stream(db).0 }
+    }
+
+    /// rawc_stream_ints with every column type-checked before it is read.
+    static let cursorIntsChecked = Implementation(name: checkedName) { location, rows in
+        let db = try prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+        return {
+            var sum: Int64 = 0
+            var count: Int32 = 0
+            try RawConnection.check(rawc_stream_ints_checked(db.handle, &sum, &count), "rawc_stream_ints_checked")
+            return sum
+        }
     }
 
     static func stream(_ db: RawConnection) throws -> (Int64, Int) {

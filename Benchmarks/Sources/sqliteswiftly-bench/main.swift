@@ -84,7 +84,8 @@ enum Workloads {
             Workload(
                 name: "insert 10 INTEGER columns",
                 implementations: [
-                    Raw.insertInts, Ours.insertInts, Ours.insertIntsStatement, OursDerived.insertInts,
+                    Raw.insertInts, SwiftCAPI.insertInts, Ours.insertInts, Ours.insertIntsStatement,
+                    OursDerived.insertInts,
                     OursCodable.insertInts,
                     GRDBBench.insertIntsFast,
                     GRDBBench.insertIntsRecord,
@@ -93,16 +94,20 @@ enum Workloads {
             Workload(
                 name: "fetch 10 INTEGER columns",
                 implementations: [
-                    Raw.fetchInts, Ours.fetchInts, OursDerived.fetchInts, OursCodable.fetchInts,
+                    Raw.fetchInts, Raw.fetchIntsChecked, SwiftCAPI.fetchInts, Ours.fetchInts, OursDerived.fetchInts,
+                    OursCodable.fetchInts,
                     GRDBBench.fetchIntsFast,
                     GRDBBench.fetchIntsRecord,
                     GRDBBench.fetchIntsCodable,
                 ]),
-            Workload(name: "cursor over 10 INTEGER columns", implementations: [Raw.cursorInts, Ours.cursorInts]),
+            Workload(
+                name: "cursor over 10 INTEGER columns",
+                implementations: [Raw.cursorInts, Raw.cursorIntsChecked, SwiftCAPI.cursorInts, Ours.cursorInts]),
             Workload(
                 name: "insert mixed row",
                 implementations: [
-                    Raw.insertMixed, Ours.insertMixed, OursDerived.insertMixed, OursBytes.insertMixed,
+                    Raw.insertMixed, SwiftCAPI.insertMixed, Ours.insertMixed, OursDerived.insertMixed,
+                    OursBytes.insertMixed,
                     OursCodable.insertMixed,
                     GRDBBench.insertMixedFast,
                     GRDBBench.insertMixedRecord,
@@ -111,7 +116,7 @@ enum Workloads {
             Workload(
                 name: "fetch mixed row",
                 implementations: [
-                    Raw.fetchMixed, Ours.fetchMixed, OursDerived.fetchMixed, OursBytes.fetchMixed,
+                    Raw.fetchMixed, SwiftCAPI.fetchMixed, Ours.fetchMixed, OursDerived.fetchMixed, OursBytes.fetchMixed,
                     OursCodable.fetchMixed,
                     GRDBBench.fetchMixedFast,
                     GRDBBench.fetchMixedRecord,
@@ -120,14 +125,19 @@ enum Workloads {
             Workload(
                 name: "point lookups by primary key",
                 implementations: [
-                    Raw.lookup, Ours.lookupTyped, OursDerived.lookup, Ours.lookupStatement, Ours.lookupReadOne,
+                    Raw.lookup, SwiftCAPI.lookup, Ours.lookupTyped, OursDerived.lookup, Ours.lookupStatement,
+                    Ours.lookupReadOne,
                     OursCodable.lookup,
                     GRDBBench.lookupFast,
                     GRDBBench.lookupRecord,
                     GRDBBench.lookupCodable,
                 ]),
-            Workload(name: "fetch wide orders row", implementations: [Orders.fetchRaw, Orders.fetchOurs]),
-            Workload(name: "one-off SQL (CPU time)", cpuTime: true, implementations: [OneOff.raw, OneOff.ours]),
+            Workload(
+                name: "fetch wide orders row",
+                implementations: [Orders.fetchRaw, SwiftCAPI.fetchOrders, Orders.fetchOurs]),
+            Workload(
+                name: "one-off SQL (CPU time)", cpuTime: true,
+                implementations: [OneOff.raw, SwiftCAPI.oneOff, OneOff.ours]),
         ] + FunctionBench.workloads
     }
 }

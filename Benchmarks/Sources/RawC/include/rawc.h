@@ -52,6 +52,12 @@ int rawc_lookup_ints(sqlite3 *db, const int64_t *ids, int count, int64_t *out_su
 /// Steps through every row of `ints`, reading all ten columns; *out_sum receives the sum of c1.
 int rawc_stream_ints(sqlite3 *db, int64_t *out_sum, int *out_count);
 
+/// rawc_fetch_ints and rawc_stream_ints reading each column as SQLiteSwiftly does: sqlite3_column_value, then
+/// sqlite3_value_type must be SQLITE_INTEGER (else SQLITE_MISMATCH, nothing converted), then sqlite3_value_int64.
+/// On error rawc_fetch_ints_checked frees its rows and sets *out_rows to NULL.
+int rawc_fetch_ints_checked(sqlite3 *db, rawc_ints **out_rows, int *out_count);
+int rawc_stream_ints_checked(sqlite3 *db, int64_t *out_sum, int *out_count);
+
 /// A wide orders row: two integers, a double, a TEXT and ten optional TEXT columns (NULL pointer for SQL NULL).
 /// `text[0]` is `status`; `text[1...10]` are the optional columns. Each text is a malloc'd copy.
 typedef struct {

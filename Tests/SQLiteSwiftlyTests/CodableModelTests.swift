@@ -118,7 +118,46 @@ private struct Misnamed: CodableTableModel {
     static let columns = [Column("id", Int.self, primaryKey: true), Column("note", String?.self)]
 }
 
+/// A double optional: `.some(nil)` has no SQL of its own.
+private struct Nested: CodableTableModel, Equatable {
+    var id: Int
+    var level: Int??
+    var kind: MoonKind??
+
+    static let tableName = "nested"
+    static let columns = [
+        Column("id", Int.self, primaryKey: true), Column("level", Int?.self), Column("kind", .text, nullable: true),
+    ]
+}
+
 @Suite struct CodableModelTests {
+    @Test("a double optional holding .some(nil) is refused, as it would read back as nil; other values round-trip")
+    func doubleOptional() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Nested.self)
+        let insert = try db.makeInsertStatement(for: Nested.self)
+        try insert.insert(Nested(id: 1, level: .some(.some(3)), kind: .some(.some(.regular))))
+        try insert.insert(Nested(id: 2, level: nil, kind: nil))
+        for refused in [Nested(id: 3, level: .some(nil), kind: nil), Nested(id: 3, level: nil, kind: .some(nil))] {
+            let error = try requireSQLiteError { try insert.insert(refused) }
+            #expect(error.kind == .conversionFailed)
+            #expect(error.column == (refused.level == nil ? "kind" : "level"))
+            #expect(error.message.contains("use a single optional"))
+        }
+        #expect(try db.fetchAll(Nested.self, where: "1 ORDER BY id").map(\.id) == [1, 2])
+        #expect(try db.fetchOne(Nested.self, where: "id = 1")?.level == .some(.some(3)))
+        #expect(try db.fetchOne(Nested.self, where: "id = 2")?.level == .none)
+        // The same through a typed binding, and through the value's own conversion.
+        let typed = try requireSQLiteError {
+            try db.prepare("INSERT INTO nested (id, level) VALUES (4, ?)").execute(binding: Int??.some(nil))
+        }
+        #expect(typed.kind == .conversionFailed)
+        #expect(typed.parameter == "?1")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM nested") == 2)
+        #expect(throws: SQLiteError.self) { try SQLiteValue?.some(.null).sqliteValue }
+        #expect(try Int??.some(.some(5)).sqliteValue == .integer(5))
+    }
+
     @Test("a column encoded twice, or by two keys that differ only in case, is refused and nothing is written")
     func columnEncodedTwice() throws {
         let db = try Connection.inMemory()

@@ -153,8 +153,12 @@ final class RowEncodingState: StatementCodingState {
     }
 
     /// Binds any `Encodable`: directly for storable types, else as a single value or JSON text.
-    func encode<T: Encodable>(_ value: T, column: Int) throws {
+    ///
+    /// `unwrapped` is `true` for the value of an optional that was not `nil` (`encodeIfPresent`): such a value
+    /// may not bind NULL, or `Int??` holding `.some(nil)` would be stored as the NULL that reads back as `nil`.
+    func encode<T: Encodable>(_ value: T, column: Int, unwrapped: Bool = false) throws {
         if let convertible = storableTypes.storable(T.self) {
+            if unwrapped && convertible.isNullable { try refuseNull(convertible, value, column: column) }
             try bind(convertible, value, column: column)
             return
         }
@@ -167,8 +171,23 @@ final class RowEncodingState: StatementCodingState {
         if probe.needsJSON {
             try bind(try JSONText.encode(value, column: lookup.names[column]), column: column)
         } else {
-            try bind(value: probe.value ?? .null, column: column)
+            let encoded = probe.value ?? .null
+            if unwrapped && encoded == .null { throw wrappedNull(T.self, column: column) }
+            try bind(value: encoded, column: column)
         }
+    }
+
+    private func refuseNull<V: SQLiteValueConvertible, T>(_ type: V.Type, _ value: T, column: Int) throws {
+        guard V.self == T.self else { throw SQLiteError(.misuse, message: "\(T.self) is not \(V.self)") }
+        if try unsafeBitCast(value, to: V.self).sqliteValue == .null { throw wrappedNull(T.self, column: column) }
+    }
+
+    private func wrappedNull(_ type: Any.Type, column: Int) -> SQLiteError {
+        var error = SQLiteError.conversion(
+            "\(model) encodes an Optional<\(type)> holding a wrapped NULL (such as .some(nil)) for column "
+                + "\"\(lookup.names[column])\": SQL has one NULL, which reads back as nil; use a single optional")
+        error.column = lookup.names[column]
+        return error
     }
 
     private func bind<V: SQLiteValueConvertible, T>(_ type: V.Type, _ value: T, column: Int) throws {
@@ -264,7 +283,11 @@ struct KeyedRowEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
 
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         let column = try state.index(of: key)
-        if let value { try state.encode(value, column: column) } else { try state.bind(value: .null, column: column) }
+        if let value {
+            try state.encode(value, column: column, unwrapped: true)
+        } else {
+            try state.bind(value: .null, column: column)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

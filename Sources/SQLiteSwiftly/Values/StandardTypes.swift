@@ -332,16 +332,34 @@ extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible
     }
 
     /// NULL for `nil`, the wrapped value otherwise.
+    ///
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` for a wrapped value that is itself NULL (a double
+    ///   optional such as `Int??` holding `.some(nil)`): SQL has one NULL, which reads back as `nil`.
     @inlinable public var sqliteValue: SQLiteValue {
-        get throws(SQLiteError) { try self?.sqliteValue ?? .null }
+        get throws(SQLiteError) {
+            guard let self else { return .null }
+            let value = try self.sqliteValue
+            if Wrapped.isNullable && value == .null { throw .conversion(Self.nestedNullProblem) }
+            return value
+        }
     }
 
     /// Binds NULL for `nil`, the wrapped value otherwise.
     ///
     /// - Parameter slot: The parameter to bind.
-    /// - Throws: As the wrapped type's ``SQLiteValueConvertible/bind(to:)``.
+    /// - Throws: As the wrapped type's ``SQLiteValueConvertible/bind(to:)``; for a wrapped value that is itself
+    ///   NULL (`Int??` holding `.some(nil)`), ``SQLiteError/Kind/conversionFailed``: it would read back as `nil`.
     @inlinable public func bind(to slot: borrowing ParameterSlot) throws(SQLiteError) {
-        if let self { try self.bind(to: slot) } else { try slot.bindNull() }
+        guard let self else { return try slot.bindNull() }
+        // Known at compile time for a concrete `Wrapped`: only nested optionals (and `SQLiteValue?`) check.
+        if Wrapped.isNullable, try self.sqliteValue == .null { throw slot.failure(Self.nestedNullProblem) }
+        try self.bind(to: slot)
+    }
+
+    /// Why a wrapped NULL is refused.
+    @usableFromInline static var nestedNullProblem: String {
+        "\(Self.self) holding a wrapped NULL (such as .some(nil)) cannot be stored: SQL has one NULL, which reads "
+            + "back as nil; use a single optional"
     }
 }
 

@@ -136,6 +136,23 @@ private struct MigrationFailure: Error, Equatable {}
         }
     }
 
+    @Test("a migration whose body runs COMMIT is refused before the commit: neither recorded nor half applied")
+    func bodyCommits() throws {
+        let db = try Connection.inMemory()
+        var migrator = Migrator()
+        migrator.add("v1: add notes and tags") { db in
+            try db.execute("CREATE TABLE notes (text TEXT)")
+            try db.execute("COMMIT")
+            try db.execute("CREATE TABLE tags (name TEXT)")
+        }
+        let error = try requireSQLiteError { try migrator.migrate(db) }
+        #expect(error.kind == .misuse && error.message.contains("COMMIT inside a transaction body"))
+        #expect(error.message.contains("v1: add notes and tags"))
+        #expect(try migrator.appliedMigrations(in: db).isEmpty)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM sqlite_schema WHERE name IN ('notes', 'tags')") == 0)
+        #expect(!db.isInTransaction)
+    }
+
     @Test("duplicate and empty names are refused before anything runs")
     func invalidNames() throws {
         let db = try Connection.inMemory()

@@ -81,19 +81,50 @@ private struct Declared: TableModel {
         #expect(readOnly.kind == .misuse)
     }
 
-    @Test("a transaction body that runs COMMIT itself: the error says its rows are committed, and they are")
+    @Test("a transaction body that runs COMMIT (or END) is refused before the commit: nothing of the body is kept")
     func bodyCommits() throws {
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE t (x)")
-        let error = try requireSQLiteError {
+        for commit in ["COMMIT", " /* now */ end transaction", "Commit"] {
+            let error = try requireSQLiteError {
+                try db.transaction {
+                    try db.execute("INSERT INTO t VALUES (1)")
+                    try db.execute(SQL(verbatim: commit))
+                }
+            }
+            #expect(error.kind == .misuse && error.message.contains("COMMIT inside a transaction body"))
+            #expect(error.sql == commit)
+            #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+            #expect(!db.isInTransaction)
+        }
+        // Through a prepared statement, and a script.
+        let prepared = try db.prepare("COMMIT")
+        let viaStatement = try requireSQLiteError {
             try db.transaction {
-                try db.execute("INSERT INTO t VALUES (1)")
-                try db.execute("COMMIT")
+                try db.execute("INSERT INTO t VALUES (2)")
+                try prepared.execute()
             }
         }
-        #expect(error.kind == .misuse && error.message.contains("committed"))
-        #expect(!error.message.contains("nothing was committed"))
+        #expect(viaStatement.kind == .misuse)
+        let viaScript = try requireSQLiteError {
+            try db.transaction { try db.executeScript("INSERT INTO t VALUES (3); COMMIT; INSERT INTO t VALUES (4);") }
+        }
+        #expect(viaScript.kind == .misuse && viaScript.message.contains("statement 2 of the script"))
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+        // A body that catches the refusal goes on, and commits on return as usual.
+        try db.transaction {
+            try db.execute("INSERT INTO t VALUES (5)")
+            #expect(throws: SQLiteError.self) { try db.execute("COMMIT") }
+        }
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 1)
+        // Outside a transaction body, COMMIT is the user's own: allowed.
+        try db.execute("BEGIN")
+        try db.execute("INSERT INTO t VALUES (6)")
+        try db.execute("COMMIT")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 2)
+        // With no transaction open, the same statement gets SQLite's own error, not the library's refusal.
+        let noTransaction = try requireSQLiteError { try prepared.execute() }
+        #expect(!noTransaction.message.contains("transaction body"))
     }
 
     @Test("an upsert on a table with a column named rowid returns the real row id, not the column's value")

@@ -18,10 +18,10 @@ extension Connection {
     /// If SQLite rolls the transaction back by itself (`SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_BUSY`,
     /// `SQLITE_NOMEM`, an interrupt) the error is reported with kind ``SQLiteError/Kind/transactionRolledBack``;
     /// when `body` swallowed the failure and returned, the commit is refused with that same kind. Either way
-    /// nothing of the transaction is kept. A body that ends the transaction itself gets
-    /// ``SQLiteError/Kind/transactionRolledBack`` after a `ROLLBACK` (nothing is kept) and
-    /// ``SQLiteError/Kind/misuse`` after a `COMMIT` (what it wrote before is committed), even when it began
-    /// another transaction after: that transaction is rolled back, not committed as if it were this one.
+    /// nothing of the transaction is kept. A `COMMIT` (or `END`) that the body runs is refused before it commits,
+    /// with ``SQLiteError/Kind/misuse``: it would commit part of the body's work. A body that rolls the
+    /// transaction back itself gets ``SQLiteError/Kind/transactionRolledBack`` (nothing is kept), even when it
+    /// began another transaction after: that transaction is rolled back, not committed as if it were this one.
     ///
     /// ```swift
     /// try db.transaction {
@@ -93,6 +93,8 @@ extension Connection {
         }
         let result: Result
         do {
+            changeTracker.openTransactionBodies += 1
+            defer { changeTracker.openTransactionBodies -= 1 }
             result = try body()
         } catch {
             let (stillOpen, committedPart) = (isInTransaction, changeTracker.commitCount != commitsBefore)
@@ -140,8 +142,10 @@ extension Connection {
     }
 
     /// The error for a body that returned after the transaction had ended: rolled back (by SQLite after an
-    /// error, or by a `ROLLBACK` in the body), or committed by a `COMMIT` in the body; `committedOutside` when
-    /// writes were committed outside the transaction (a `COMMIT`, or writes in autocommit mode after a rollback).
+    /// error, or by a `ROLLBACK` in the body), or committed (the commit hook saw a commit the body made; a
+    /// `COMMIT` statement is refused before it runs, see `ChangeTracker.openTransactionBodies`, so this is a
+    /// second line of defence); `committedOutside` when writes were committed outside the transaction (writes in
+    /// autocommit mode after a rollback).
     private func endedByBody(rolledBack: Bool, committedOutside: Bool) -> SQLiteError {
         if rolledBack {
             return SQLiteError(

@@ -20,6 +20,9 @@ final class ChangeTracker {
     /// the schema cannot change under a model write (another connection's change needs a transaction of this one
     /// to end first), so a model write verifies its model only when it moved (see `ModelWrite.run`).
     @usableFromInline @exclusivity(unchecked) var schemaEpoch = 0
+    /// How many ``Connection/transaction(_:_:)`` bodies are running: a `COMMIT` (or `END`) is refused while one
+    /// is, before it runs, since it would commit part of the body's work (see ``commitInBody(sql:)``).
+    @usableFromInline @exclusivity(unchecked) var openTransactionBodies = 0
     /// Whether statements must be reported: changes are tracked, or a fetch's reads are recorded. Checked at the
     /// start of every statement run, so it is the only cost of observation support while nothing is observed.
     @usableFromInline @exclusivity(unchecked) var isActive = false
@@ -347,5 +350,16 @@ final class ChangeTracker {
             code = sqlite3_step(statement)
         }
         return code == SQLITE_DONE
+    }
+}
+
+extension ChangeTracker {
+    /// The error of a `COMMIT` or `END` run inside a transaction body.
+    @usableFromInline static func commitInBody(sql: String) -> SQLiteError {
+        SQLiteError(
+            .misuse,
+            message: "COMMIT inside a transaction body would commit part of the body's work: return from the body "
+                + "to commit it, or throw to roll it back",
+            sql: sql)
     }
 }

@@ -216,7 +216,13 @@ extension Connection {
                     return Self.located(error, position: position + 1)
                 }
                 if changeTracker.isActive { changeTracker.willRun(sql: sql) }
-                if sql.isSchemaStatement { changeTracker.schemaEpoch &+= 1 }
+                switch sql.leadingKeyword {
+                case .schema: changeTracker.schemaEpoch &+= 1
+                case .commit where changeTracker.openTransactionBodies > 0:
+                    sqlite3_finalize(statement)
+                    return Self.located(ChangeTracker.commitInBody(sql: sql), position: position + 1)
+                default: break
+                }
                 position += 1
                 var step = sqlite3_step(statement)
                 while step == SQLITE_ROW { step = sqlite3_step(statement) }
@@ -243,45 +249,6 @@ extension Connection {
 }
 
 extension String {
-    /// Whether the SQL's first keyword, after blanks and comments, is `CREATE`, `DROP` or `ALTER`: a statement
-    /// that may change the schema. (`WITH` cannot begin one.) Runs at every compile, over the first bytes only.
-    var isSchemaStatement: Bool {
-        if let answer = utf8.withContiguousStorageIfAvailable(Self.isSchemaStatement) { return answer }
-        var text = self
-        return text.withUTF8(Self.isSchemaStatement)
-    }
-
-    private static func isSchemaStatement(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        func at(_ offset: Int) -> UInt8 { index + offset < bytes.count ? bytes[index + offset] : 0 }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                index += 1
-            } else if byte == UInt8(ascii: "-") && at(1) == UInt8(ascii: "-") {
-                while index < bytes.count && bytes[index] != 0x0A { index += 1 }
-            } else if byte == UInt8(ascii: "/") && at(1) == UInt8(ascii: "*") {
-                index += 2
-                while index < bytes.count && !(bytes[index] == UInt8(ascii: "*") && at(1) == UInt8(ascii: "/")) {
-                    index += 1
-                }
-                index += 2
-            } else {
-                break
-            }
-        }
-        // The first word, upper-cased (ASCII letters only, with one bit), against the three keywords.
-        var word: UInt64 = 0
-        var length = 0
-        while index < bytes.count, length < 7, (bytes[index] | 0x20) >= 0x61, (bytes[index] | 0x20) <= 0x7A {
-            word = word << 8 | UInt64(bytes[index] & ~0x20)
-            index += 1
-            length += 1
-        }
-        let create: UInt64 = 0x43_52_45_41_54_45, drop: UInt64 = 0x44_52_4F_50, alter: UInt64 = 0x41_4C_54_45_52
-        return length < 7 && (word == create || word == drop || word == alter)
-    }
-
     /// The text without leading and trailing whitespace and semicolons.
     func trimmingSQLBlanks() -> String {
         let blank: (Character) -> Bool = { $0.isWhitespace || $0 == ";" }

@@ -55,8 +55,9 @@ final class RawStatement {
     @usableFromInline @exclusivity(unchecked) var schemaVerifiedAt: Int32 = -1
     /// For a model write: the tracker's `schemaEpoch` when its model was last verified (see `ModelWrite.run`).
     @usableFromInline @exclusivity(unchecked) var verifiedEpoch = -1
-    /// Whether the SQL is a schema statement (`CREATE`, `DROP`, `ALTER`): each run moves `schemaEpoch`.
-    @usableFromInline let changesSchema: Bool
+    /// What the SQL's first keyword says: a schema statement (`CREATE`, `DROP`, `ALTER`) moves `schemaEpoch` at
+    /// each run; a `COMMIT` is refused inside a transaction body.
+    @usableFromInline let keyword: LeadingKeyword
     /// For a model write that binds only some columns (a DELETE by key), the parameter of each model column,
     /// 0 for the columns it skips; `nil` when column `n` binds parameter `n`.
     @usableFromInline @exclusivity(unchecked) var parameterMap: [Int32]?
@@ -77,7 +78,7 @@ final class RawStatement {
         self.functionErrors = functionErrors
         self.tracker = tracker
         parameterCount = sqlite3_bind_parameter_count(handle)
-        changesSchema = sql.isSchemaStatement
+        keyword = sql.leadingKeyword
     }
 
     deinit {
@@ -112,7 +113,7 @@ final class RawStatement {
     @inlinable func begin() throws(SQLiteError) {
         if isStepping || isCallingOut { throw reentered() }
         if tracker.isActive { tracker.willRun(self) }
-        if changesSchema { tracker.schemaEpoch &+= 1 }
+        if keyword != .other { try beginSpecial() }
         if isMidway {
             sqlite3_reset(handle)
             isMidway = false
@@ -123,6 +124,15 @@ final class RawStatement {
         // and a run that fails while binding clears them all).
         if arena.isInUse { arena.reset() }
         generation &+= 1
+    }
+
+    /// The checks of a schema statement or a commit at the start of a run.
+    @usableFromInline func beginSpecial() throws(SQLiteError) {
+        switch keyword {
+        case .schema: tracker.schemaEpoch &+= 1
+        case .commit: if tracker.openTransactionBodies > 0 { throw ChangeTracker.commitInBody(sql: sql) }
+        case .other: break
+        }
     }
 
     /// Steps once. Returns `true` for a row; at the end, resets and returns `false`.

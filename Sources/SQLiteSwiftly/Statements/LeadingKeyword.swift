@@ -1,0 +1,59 @@
+/// What the first keyword of a statement's SQL says about it, for the checks a run makes before it starts.
+@usableFromInline enum LeadingKeyword: UInt8 {
+    /// Any other statement.
+    case other
+    /// `CREATE`, `DROP` or `ALTER`: a statement that may change the schema.
+    case schema
+    /// `COMMIT` or `END`: a statement that ends the transaction by committing it.
+    case commit
+}
+
+extension String {
+    /// Whether the SQL's first keyword is `CREATE`, `DROP` or `ALTER`: a statement that may change the schema.
+    var isSchemaStatement: Bool { leadingKeyword == .schema }
+
+    /// What the SQL's first keyword, after blanks and comments, says about the statement. (`WITH` can begin
+    /// neither a schema statement nor a commit.) Runs at every compile, over the first bytes only.
+    var leadingKeyword: LeadingKeyword {
+        if let answer = utf8.withContiguousStorageIfAvailable(Self.leadingKeyword) { return answer }
+        var text = self
+        return text.withUTF8(Self.leadingKeyword)
+    }
+
+    private static func leadingKeyword(_ bytes: UnsafeBufferPointer<UInt8>) -> LeadingKeyword {
+        var index = 0
+        func at(_ offset: Int) -> UInt8 { index + offset < bytes.count ? bytes[index + offset] : 0 }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                index += 1
+            } else if byte == UInt8(ascii: "-") && at(1) == UInt8(ascii: "-") {
+                while index < bytes.count && bytes[index] != 0x0A { index += 1 }
+            } else if byte == UInt8(ascii: "/") && at(1) == UInt8(ascii: "*") {
+                index += 2
+                while index < bytes.count && !(bytes[index] == UInt8(ascii: "*") && at(1) == UInt8(ascii: "/")) {
+                    index += 1
+                }
+                index += 2
+            } else {
+                break
+            }
+        }
+        // The first word, upper-cased (ASCII letters only, with one bit), against the keywords.
+        var word: UInt64 = 0
+        var length = 0
+        while index < bytes.count, length < 7, (bytes[index] | 0x20) >= 0x61, (bytes[index] | 0x20) <= 0x7A {
+            word = word << 8 | UInt64(bytes[index] & ~0x20)
+            index += 1
+            length += 1
+        }
+        guard length < 7 else { return .other }
+        let create: UInt64 = 0x43_52_45_41_54_45, drop: UInt64 = 0x44_52_4F_50, alter: UInt64 = 0x41_4C_54_45_52
+        let commit: UInt64 = 0x43_4F_4D_4D_49_54, end: UInt64 = 0x45_4E_44
+        switch word {
+        case create, drop, alter: return .schema
+        case commit, end: return .commit
+        default: return .other
+        }
+    }
+}

@@ -87,7 +87,9 @@ public struct Row: ~Copyable {
         do {
             return try StoredValue(csqlite_column_value(statement, position)).decode(Value.self)
         } catch {
-            throw located(error, position: position)
+            // The position again from `index` (a constant where a model reads its columns), not kept from above:
+            // keeping it would hold a register across the reads of every column.
+            throw located(error, index: index)
         }
     }
 
@@ -143,6 +145,11 @@ public struct Row: ~Copyable {
 
     func name(atPosition position: Int32) -> String {
         sqlite3_column_name(statement, position).map { String(cString: $0) } ?? ""
+    }
+
+    /// `located(_:position:)` for the column at `index`, which is in range.
+    @usableFromInline func located(_ error: SQLiteError, index: Int) -> SQLiteError {
+        located(error, position: columnMap[index])
     }
 
     @usableFromInline func outOfRange(_ index: Int) -> SQLiteError {

@@ -318,6 +318,17 @@ private func database(_ schema: String) throws -> Connection {
         #expect("drop table t".isSchemaStatement && "/* x */Alter table t add b".isSchemaStatement)
         #expect(!"INSERT INTO t VALUES (1)".isSchemaStatement && !"SELECT 'CREATE'".isSchemaStatement)
         #expect(!"CREATED".isSchemaStatement && !"".isSchemaStatement && !"/* unterminated".isSchemaStatement)
+        // The first keyword also finds commits, after blanks and comments, in any case; other words are other.
+        let commits = ["COMMIT", "commit transaction", "\t-- done\nEnd", "/* x */END TRANSACTION;"]
+        #expect(commits.allSatisfy { $0.leadingKeyword == .commit })
+        let others = [
+            "SELECT 1", "BEGIN", "EXPLAIN SELECT 1", "ENDING", "COMMITTED", "analyze", "delete from t", "ätsch",
+        ]
+        #expect(others.allSatisfy { $0.leadingKeyword == .other })
+        #expect(
+            ["CREATE INDEX i ON t (a)", "Alter TABLE t ADD b", "drop VIEW v"].allSatisfy {
+                $0.leadingKeyword == .schema
+            })
     }
 
     @Test("a held insert statement notices another connection's schema change in its transaction")

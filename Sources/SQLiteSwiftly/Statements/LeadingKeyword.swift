@@ -21,6 +21,12 @@ extension String {
     }
 
     private static func leadingKeyword(_ bytes: UnsafeBufferPointer<UInt8>) -> LeadingKeyword {
+        // Most SQL starts with its keyword: a first letter that begins none of the keywords (SELECT, INSERT,
+        // UPDATE, WITH, PRAGMA, BEGIN...) settles it without the scan.
+        switch (bytes.first ?? 0) | 0x20 {
+        case 0x62, 0x66...0x7A: return .other  // a letter other than a, c, d, e: no ALTER, CREATE, DROP, COMMIT, END
+        default: break
+        }
         var index = 0
         func at(_ offset: Int) -> UInt8 { index + offset < bytes.count ? bytes[index + offset] : 0 }
         while index < bytes.count {

@@ -17,6 +17,28 @@ import Testing
         #expect(row.values.map(\.storageClass) == [.null, .integer, .real, .text, .blob, .blob])
     }
 
+    @Test("the rows of a run share their column names, read again by the next run after a schema change")
+    func namesPerRun() throws {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE t (a, b)")
+        try db.execute("INSERT INTO t VALUES (1, 2), (3, 4)")
+        let select = try db.prepare("SELECT * FROM t")
+        let first = try select.fetchAll(UntypedRow.self)
+        #expect(first.map(\.columnNames) == [["a", "b"], ["a", "b"]])
+        #expect(first.map(\.values) == [[1, 2], [3, 4]])
+        try db.execute("ALTER TABLE t ADD COLUMN c DEFAULT 5")
+        try db.execute("ALTER TABLE t RENAME COLUMN a TO alpha")
+        let second = try select.fetchAll(UntypedRow.self)  // re-prepared at its first step: new columns, new names
+        #expect(second.map(\.columnNames) == [["alpha", "b", "c"], ["alpha", "b", "c"]])
+        #expect(second.map(\.values) == [[1, 2, 5], [3, 4, 5]])
+        #expect(second[1]["alpha"] == 3 && second[1]["a"] == nil)
+        // Through a cursor, and through the statement cache, the same.
+        let cursor = try db.fetchCursor(UntypedRow.self, "SELECT b AS x, alpha FROM t ORDER BY b")
+        #expect(try cursor.next()?.columnNames == ["x", "alpha"])
+        #expect(try cursor.next()?.columnNames == ["x", "alpha"])
+        #expect(try db.fetchAll(UntypedRow.self, "SELECT c FROM t").map(\.columnNames) == [["c"], ["c"]])
+    }
+
     @Test("untyped rows read any table, with arguments, and subscript by index and name")
     func anyQuery() throws {
         let db = try Connection.inMemory()

@@ -71,6 +71,19 @@ final class RawStatement {
     @exclusivity(unchecked) var encodingState: RowEncodingState?
     /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
     @exclusivity(unchecked) var lastUse = 0
+    /// The column names the ``UntypedRow``s of run ``runColumnNamesGeneration`` show, shared by every row of it.
+    @exclusivity(unchecked) private var runColumnNames: [String] = []
+    @exclusivity(unchecked) private var runColumnNamesGeneration = -1
+
+    /// The column names of `row`, read at the run's first row and shared by the later ones: a run's columns
+    /// cannot change after its first step (the only point where SQLite re-prepares a statement).
+    func columnNames(of row: borrowing Row) -> [String] {
+        if runColumnNamesGeneration != generation || runColumnNames.count != row.count {
+            runColumnNames = (0..<row.count).map { row.columnName(at: $0) }
+            runColumnNamesGeneration = generation
+        }
+        return runColumnNames
+    }
 
     init(handle: OpaquePointer, sql: String, functionErrors: FunctionErrors, tracker: ChangeTracker) {
         self.handle = handle

@@ -33,15 +33,13 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
     /// - Throws: ``SQLiteError/Kind/conversionFailed`` for TEXT that is not valid UTF-8 (read such a column as
     ///   `[UInt8]` with a row type of your own), naming the column and row.
     public init(row: borrowing Row) throws(SQLiteError) {
-        var names: [String] = []
         var values: [SQLiteValue] = []
-        names.reserveCapacity(row.count)
         values.reserveCapacity(row.count)
         for index in 0..<row.count {
-            names.append(row.columnName(at: index))
             values.append(try row.sqliteValue(at: index))
         }
-        columnNames = names
+        // One array of names for all the rows of a run, read at its first row.
+        columnNames = row.raw.columnNames(of: row)
         self.values = values
     }
 

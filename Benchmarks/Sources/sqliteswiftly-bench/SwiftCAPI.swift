@@ -131,6 +131,26 @@ enum SwiftCAPI {
         }
     }
 
+    /// Runs `body` between `BEGIN IMMEDIATE` and `COMMIT`, rolling back if it throws.
+    @inline(__always) static func inTransaction(_ handle: OpaquePointer, _ body: () throws -> Void) throws {
+        try exec(handle, "BEGIN IMMEDIATE")
+        do {
+            try body()
+        } catch {
+            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+        try exec(handle, "COMMIT")
+    }
+
+    /// Checks that an insert's step is done, and resets the statement for the next row.
+    @inline(__always) static func finishInsert(_ handle: OpaquePointer, _ statement: OpaquePointer, _ code: Int32)
+        throws
+    {
+        guard code == SQLITE_DONE else { throw failure(handle, code, "sqlite3_step") }
+        try check(handle, sqlite3_reset(statement), "sqlite3_reset")
+    }
+
     // MARK: - Workloads
 
     static let insertInts = Implementation(name: name) { location, rows in
@@ -140,8 +160,7 @@ enum SwiftCAPI {
             let handle = db.handle
             let statement = try prepare(handle, insertIntsSQL)
             defer { sqlite3_finalize(statement) }
-            try exec(handle, "BEGIN IMMEDIATE")
-            do {
+            try inTransaction(handle) {
                 for model in models {
                     sqlite3_bind_int64(statement, 1, Int64(model.id))
                     sqlite3_bind_int64(statement, 2, Int64(model.c1))
@@ -153,15 +172,9 @@ enum SwiftCAPI {
                     sqlite3_bind_int64(statement, 8, Int64(model.c7))
                     sqlite3_bind_int64(statement, 9, Int64(model.c8))
                     sqlite3_bind_int64(statement, 10, Int64(model.c9))
-                    let code = sqlite3_step(statement)
-                    guard code == SQLITE_DONE else { throw failure(handle, code, "sqlite3_step") }
-                    try check(handle, sqlite3_reset(statement), "sqlite3_reset")
+                    try finishInsert(handle, statement, sqlite3_step(statement))
                 }
-            } catch {
-                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
-                throw error
             }
-            try exec(handle, "COMMIT")
             return Int64(models.count)
         }
     }
@@ -221,18 +234,9 @@ enum SwiftCAPI {
             let handle = db.handle
             let statement = try prepare(handle, insertMixedSQL)
             defer { sqlite3_finalize(statement) }
-            try exec(handle, "BEGIN IMMEDIATE")
-            do {
-                for model in models {
-                    let code = insert(model, statement)
-                    guard code == SQLITE_DONE else { throw failure(handle, code, "sqlite3_step") }
-                    try check(handle, sqlite3_reset(statement), "sqlite3_reset")
-                }
-            } catch {
-                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
-                throw error
+            try inTransaction(handle) {
+                for model in models { try finishInsert(handle, statement, insert(model, statement)) }
             }
-            try exec(handle, "COMMIT")
             return Int64(models.count)
         }
     }

@@ -11,7 +11,8 @@ import RawC
 //                     [--transactions N] [--observation]
 //
 // --only keeps the workloads whose name contains TEXT ("streaming" for the streaming table); --implementations
-// keeps the implementations whose name contains TEXT, plus the raw C baseline.
+// keeps the implementations whose name contains TEXT (or one of several TEXTs separated by `|`), plus the raw C
+// baseline.
 //
 // Prints, per workload and implementation, the median time of R runs and its ratio to the raw C API baseline
 // measured in the same runs. Runs are interleaved (run 1 of every implementation, then run 2, ...) so that
@@ -150,7 +151,8 @@ func runTimed(_ options: Options, files: inout TemporaryFiles) throws {
             workload = Workload(
                 name: workload.name, cpuTime: workload.cpuTime,
                 implementations: workload.implementations.enumerated().filter {
-                    $0.offset == 0 || $0.element.name.contains(filter)
+                    (offset, implementation) in
+                    offset == 0 || filter.split(separator: "|").contains { implementation.name.contains($0) }
                 }
                 .map(\.element))
         }

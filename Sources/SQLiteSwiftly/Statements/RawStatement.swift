@@ -71,7 +71,7 @@ final class RawStatement {
     @exclusivity(unchecked) var encodingState: RowEncodingState?
     /// The statement cache's clock at the statement's last use, for least-recently-used eviction.
     @exclusivity(unchecked) var lastUse = 0
-    /// The column names the ``UntypedRow``s of run ``runColumnNamesGeneration`` show, shared by every row of it.
+    /// The column names the ``UntypedRow``s of run `runColumnNamesGeneration` show, shared by every row of it.
     @exclusivity(unchecked) private var runColumnNames: [String] = []
     @exclusivity(unchecked) private var runColumnNamesGeneration = -1
 

@@ -411,6 +411,23 @@ private struct BodyFailure: Error, Equatable {}
         #expect(!db.isInTransaction)
     }
 
+    @Test("a body that commits by releasing a savepoint begun outside it is told its rows are committed")
+    func bodyReleasesOuterSavepoint() throws {
+        let directory = try TemporaryDirectory()
+        let db = try makeDatabase(directory)
+        try db.execute("SAVEPOINT outer")  // outside any transaction: RELEASE outer commits
+        let error = try requireSQLiteError {
+            try db.transaction {
+                try db.execute("INSERT INTO items (id) VALUES (1)")
+                try db.execute("RELEASE outer")
+            }
+        }
+        #expect(error.kind == .misuse)
+        #expect(error.message.contains("what it wrote before is committed"))
+        #expect(try count(db) == 1)
+        #expect(!db.isInTransaction)
+    }
+
     @Test("a failed COMMIT (deferred foreign key) rolls back and leaves no transaction open")
     func failedCommitRollsBack() throws {
         let directory = try TemporaryDirectory()

@@ -159,9 +159,9 @@ extension Connection {
         }
         return SQLiteError(
             .misuse,
-            message: "the transaction body ended the transaction itself with COMMIT: what it wrote before is "
-                + "committed, and what it wrote in a transaction it began after is rolled back; end a transaction "
-                + "only by returning from its body (or throwing, to roll back)")
+            message: "the transaction body committed the transaction itself (releasing a savepoint begun outside "
+                + "it commits): what it wrote before is committed, and what it wrote in a transaction it began after "
+                + "is rolled back; end a transaction only by returning from its body (or throwing, to roll back)")
     }
 
     /// Marks an SQLite error as having ended the transaction.

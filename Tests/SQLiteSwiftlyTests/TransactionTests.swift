@@ -411,21 +411,33 @@ private struct BodyFailure: Error, Equatable {}
         #expect(!db.isInTransaction)
     }
 
-    @Test("a body that commits by releasing a savepoint begun outside it is told its rows are committed")
+    @Test("a body that would commit by releasing a savepoint opened outside it is refused: nothing is committed")
     func bodyReleasesOuterSavepoint() throws {
         let directory = try TemporaryDirectory()
         let db = try makeDatabase(directory)
-        try db.execute("SAVEPOINT outer")  // outside any transaction: RELEASE outer commits
-        let error = try requireSQLiteError {
-            try db.transaction {
-                try db.execute("INSERT INTO items (id) VALUES (1)")
-                try db.execute("RELEASE outer")
+        for swallowing in [false, true] {
+            try db.execute("SAVEPOINT outer")  // outside any transaction: RELEASE outer commits
+            try db.execute("INSERT INTO items (id) VALUES (1)")
+            let error = try requireSQLiteError {
+                try db.transaction {
+                    try db.execute("INSERT INTO items (id) VALUES (2)")
+                    if swallowing {
+                        _ = try? db.execute("RELEASE outer")
+                    } else {
+                        try db.execute("RELEASE outer")
+                    }
+                }
             }
+            #expect(error.kind == .transactionRolledBack)
+            #expect(error.message.contains("the commit was refused"))
+            #expect(try count(db) == 0)
+            #expect(!db.isInTransaction)
         }
-        #expect(error.kind == .misuse)
-        #expect(error.message.contains("what it wrote before is committed"))
+        // Outside a transaction body, the same RELEASE commits, as SQLite says.
+        try db.execute("SAVEPOINT outer")
+        try db.execute("INSERT INTO items (id) VALUES (3)")
+        try db.execute("RELEASE outer")
         #expect(try count(db) == 1)
-        #expect(!db.isInTransaction)
     }
 
     @Test("a failed COMMIT (deferred foreign key) rolls back and leaves no transaction open")

@@ -18,8 +18,10 @@ extension Connection {
     /// If SQLite rolls the transaction back by itself (`SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_BUSY`,
     /// `SQLITE_NOMEM`, an interrupt) the error is reported with kind ``SQLiteError/Kind/transactionRolledBack``;
     /// when `body` swallowed the failure and returned, the commit is refused with that same kind. Either way
-    /// nothing of the transaction is kept. A `COMMIT` (or `END`) that the body runs is refused before it commits,
-    /// with ``SQLiteError/Kind/misuse``: it would commit part of the body's work. A body that rolls the
+    /// nothing of the transaction is kept. Nothing commits while the body runs: a `COMMIT` (or `END`) that it
+    /// runs is refused before it commits, with ``SQLiteError/Kind/misuse``, and any other commit (releasing a
+    /// savepoint opened outside the body, a write in autocommit mode after the body ended the transaction) is
+    /// turned into a rollback, reported with ``SQLiteError/Kind/transactionRolledBack``. A body that rolls the
     /// transaction back itself gets ``SQLiteError/Kind/transactionRolledBack`` (nothing is kept), even when it
     /// began another transaction after: that transaction is rolled back, not committed as if it were this one.
     ///
@@ -81,15 +83,20 @@ extension Connection {
         defer { turnstile?.leave() }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
-        let (rollbacksBefore, commitsBefore) = (changeTracker.rollbackCount, changeTracker.commitCount)
+        let (rollbacksBefore, refusalsBefore) = (changeTracker.rollbackCount, changeTracker.refusedCommitCount)
         // Whether the body ended this transaction itself, even if it began another one after: that one is not
-        // this transaction, and committing it would keep half of the body's work.
+        // this transaction, and committing it would keep half of the body's work. (A commit cannot end it: the
+        // commit hook refuses every commit while a body runs, see `ChangeTracker.openTransactionBodies`.)
         func bodyEnded() -> SQLiteError? {
-            let (rolledBack, committed) = (
-                changeTracker.rollbackCount != rollbacksBefore, changeTracker.commitCount != commitsBefore
-            )
-            guard rolledBack || committed else { return nil }
-            return endedByBody(rolledBack: rolledBack, committedOutside: committed)
+            if refusedCommit() { return Self.refusedCommit }
+            return changeTracker.rollbackCount != rollbacksBefore ? Self.rolledBackByBody : nil
+        }
+        // Whether the commit hook refused a commit of the body. SQLite then rolled everything back, but a refused
+        // `RELEASE` leaves the connection out of autocommit mode with no transaction behind it: `ROLLBACK` ends that.
+        func refusedCommit() -> Bool {
+            guard changeTracker.refusedCommitCount != refusalsBefore else { return false }
+            if isInTransaction { try? executeKept("ROLLBACK") }
+            return true
         }
         let result: Result
         do {
@@ -97,16 +104,10 @@ extension Connection {
             defer { changeTracker.openTransactionBodies -= 1 }
             result = try body()
         } catch {
-            let (stillOpen, committedPart) = (isInTransaction, changeTracker.commitCount != commitsBefore)
-            let bodyRolledBack = changeTracker.rollbackCount != rollbacksBefore  // before the rollback below
+            let stillOpen = isInTransaction
             if stillOpen { try? rollBack(undo) }
-            // A body that committed part of its work and then threw: the commit is the misuse to report.
-            if committedPart {
-                throw lift(
-                    endedByBody(
-                        rolledBack: bodyRolledBack,
-                        committedOutside: true))
-            }
+            // A body that tried to commit and then threw: the refused commit is the misuse to report.
+            if refusedCommit() { throw lift(Self.refusedCommit) }
             if stillOpen { throw error }
             throw Self.rolledBack(error, lift: lift)
         }
@@ -115,7 +116,7 @@ extension Connection {
             if isInTransaction && !nested { try? rollBack(undo) }
             throw lift(ended)
         }
-        guard isInTransaction else { throw lift(endedByBody(rolledBack: false, committedOutside: false)) }
+        guard isInTransaction else { throw lift(Self.rolledBackByBody) }
         do {
             try executeKept(commit)
         } catch {
@@ -141,27 +142,24 @@ extension Connection {
         _ = try execute(kept(sql)) { _ throws(SQLiteError) in }
     }
 
-    /// The error for a body that returned after the transaction had ended: rolled back (by SQLite after an
-    /// error, or by a `ROLLBACK` in the body), or committed (the commit hook saw a commit the body made; a
-    /// `COMMIT` statement is refused before it runs, see `ChangeTracker.openTransactionBodies`, so this is a
-    /// second line of defence); `committedOutside` when writes were committed outside the transaction (writes in
-    /// autocommit mode after a rollback).
-    private func endedByBody(rolledBack: Bool, committedOutside: Bool) -> SQLiteError {
-        if rolledBack {
-            return SQLiteError(
-                .transactionRolledBack,
-                message: "the transaction was rolled back before it could commit (by SQLite after an error, or by "
-                    + "a ROLLBACK in the body); "
-                    + (committedOutside
-                        ? "nothing of it was committed, but writes the body made after the rollback were committed "
-                            + "on their own"
-                        : "nothing was committed"))
-        }
-        return SQLiteError(
-            .misuse,
-            message: "the transaction body committed the transaction itself (releasing a savepoint begun outside "
-                + "it commits): what it wrote before is committed, and what it wrote in a transaction it began after "
-                + "is rolled back; end a transaction only by returning from its body (or throwing, to roll back)")
+    /// The error for a body that returned after the transaction had ended: rolled back by SQLite after an error,
+    /// or by a `ROLLBACK` in the body.
+    private static var rolledBackByBody: SQLiteError {
+        SQLiteError(
+            .transactionRolledBack,
+            message: "the transaction was rolled back before it could commit (by SQLite after an error, or by a "
+                + "ROLLBACK in the body); nothing was committed")
+    }
+
+    /// The error for a body that committed, or tried to, while it ran: the commit hook refused the commit, and
+    /// SQLite rolled the transaction back instead.
+    private static var refusedCommit: SQLiteError {
+        SQLiteError(
+            .transactionRolledBack,
+            message: "the transaction body tried to commit (by releasing a savepoint opened outside the transaction, "
+                + "or by writing in autocommit mode after it ended the transaction): the commit was refused and the "
+                + "transaction rolled back, so nothing was committed; end a transaction only by returning from its "
+                + "body (or throwing, to roll back)")
     }
 
     /// Marks an SQLite error as having ended the transaction.

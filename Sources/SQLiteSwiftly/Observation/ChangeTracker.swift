@@ -12,16 +12,17 @@ final class ChangeTracker {
     private let db: OpaquePointer
     /// How many transactions SQLite rolled back (see ``Connection/transaction(_:_:)``).
     var rollbackCount = 0
-    /// How many commits were asked for (the commit hook ran; a commit can still fail after it): a transaction
-    /// body that ran `COMMIT` moved it, even if it began another transaction after (see
-    /// ``Connection/transaction(_:_:)``).
-    var commitCount = 0
+    /// How many commits the commit hook refused because a transaction body was running (see
+    /// ``openTransactionBodies``): SQLite rolled each of them back instead.
+    var refusedCommitCount = 0
     /// Moves at every commit, every rollback and every schema statement this connection runs: between two moves
     /// the schema cannot change under a model write (another connection's change needs a transaction of this one
     /// to end first), so a model write verifies its model only when it moved (see `ModelWrite.run`).
     @usableFromInline @exclusivity(unchecked) var schemaEpoch = 0
-    /// How many ``Connection/transaction(_:_:)`` bodies are running: a `COMMIT` (or `END`) is refused while one
-    /// is, before it runs, since it would commit part of the body's work (see ``commitInBody(sql:)``).
+    /// How many ``Connection/transaction(_:_:)`` bodies are running. While one is, any commit would keep part of
+    /// the body's work: a `COMMIT` (or `END`) is refused before it runs (see ``commitInBody(sql:)``), and any
+    /// other commit (the `RELEASE` of a savepoint opened outside the body, a write in autocommit mode after the
+    /// body ended the transaction) is refused by the commit hook, which makes SQLite roll back instead.
     @usableFromInline @exclusivity(unchecked) var openTransactionBodies = 0
     /// Whether statements must be reported: changes are tracked, or a fetch's reads are recorded. Checked at the
     /// start of every statement run, so it is the only cost of observation support while nothing is observed.
@@ -70,8 +71,7 @@ final class ChangeTracker {
             db,
             { context in
                 guard let context else { return 0 }
-                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().willCommit()
-                return 0
+                return Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().willCommit()
             }, Unmanaged.passUnretained(self).toOpaque())
         sqlite3_rollback_hook(
             db,
@@ -248,10 +248,15 @@ final class ChangeTracker {
 
     // MARK: - Commits, here and elsewhere
 
-    private func willCommit() {
-        commitCount += 1
+    /// The commit hook: 0 lets the commit go on; 1, while a transaction body runs, turns it into a rollback.
+    private func willCommit() -> Int32 {
+        guard openTransactionBodies == 0 else {
+            refusedCommitCount += 1
+            return 1
+        }
         schemaEpoch &+= 1
         if configuration.tracksChanges { commitRequested = true }
+        return 0
     }
 
     private func didRollBack() {

@@ -88,12 +88,12 @@ extension Connection {
         // this transaction, and committing it would keep half of the body's work. (A commit cannot end it: the
         // commit hook refuses every commit while a body runs, see `ChangeTracker.openTransactionBodies`.)
         func bodyEnded() -> SQLiteError? {
-            if refusedCommit() { return Self.refusedCommit }
+            if commitWasRefused() { return Self.refusedCommit }
             return changeTracker.rollbackCount != rollbacksBefore ? Self.rolledBackByBody : nil
         }
         // Whether the commit hook refused a commit of the body. SQLite then rolled everything back, but a refused
         // `RELEASE` leaves the connection out of autocommit mode with no transaction behind it: `ROLLBACK` ends that.
-        func refusedCommit() -> Bool {
+        func commitWasRefused() -> Bool {
             guard changeTracker.refusedCommitCount != refusalsBefore else { return false }
             if isInTransaction { try? executeKept("ROLLBACK") }
             return true
@@ -106,8 +106,8 @@ extension Connection {
         } catch {
             let stillOpen = isInTransaction
             if stillOpen { try? rollBack(undo) }
-            // A body that tried to commit and then threw: the refused commit is the misuse to report.
-            if refusedCommit() { throw lift(Self.refusedCommit) }
+            // A body that tried to commit and then threw: the refused commit is what to report.
+            if commitWasRefused() { throw lift(Self.refusedCommit) }
             if stillOpen { throw error }
             throw Self.rolledBack(error, lift: lift)
         }

@@ -314,10 +314,10 @@ private func database(_ schema: String) throws -> Connection {
             #expect(error.kind == .schemaMismatch)
             #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM bodies") == 0)
         }
-        #expect(" -- note\n  CREATE TABLE t (a)".isSchemaStatement)
-        #expect("drop table t".isSchemaStatement && "/* x */Alter table t add b".isSchemaStatement)
-        #expect(!"INSERT INTO t VALUES (1)".isSchemaStatement && !"SELECT 'CREATE'".isSchemaStatement)
-        #expect(!"CREATED".isSchemaStatement && !"".isSchemaStatement && !"/* unterminated".isSchemaStatement)
+        #expect(" -- note\n  CREATE TABLE t (a)".leadingKeyword == .schema)
+        #expect("drop table t".leadingKeyword == .schema && "/* x */Alter table t add b".leadingKeyword == .schema)
+        #expect("INSERT INTO t VALUES (1)".leadingKeyword == .other && "SELECT 'CREATE'".leadingKeyword == .other)
+        #expect(["CREATED", "", "/* unterminated"].allSatisfy { $0.leadingKeyword == .other })
         // The first keyword also finds commits, after blanks and comments, in any case; other words are other.
         let commits = ["COMMIT", "commit transaction", "\t-- done\nEnd", "/* x */END TRANSACTION;"]
         #expect(commits.allSatisfy { $0.leadingKeyword == .commit })

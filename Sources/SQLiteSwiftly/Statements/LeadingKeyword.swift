@@ -9,9 +9,6 @@
 }
 
 extension String {
-    /// Whether the SQL's first keyword is `CREATE`, `DROP` or `ALTER`: a statement that may change the schema.
-    var isSchemaStatement: Bool { leadingKeyword == .schema }
-
     /// What the SQL's first keyword, after blanks and comments, says about the statement. (`WITH` can begin
     /// neither a schema statement nor a commit.) Runs at every compile, over the first bytes only.
     var leadingKeyword: LeadingKeyword {

@@ -12,22 +12,42 @@
 /// by every later row of the same model. A decoding that starts while another one on the same statement is
 /// running (an `init(from:)` that reads the same query again) gets a state of its own.
 ///
-/// A `Decoder` is a reference a model's `init(from:)` could keep; the state is therefore marked invalid once
-/// `init(from:)` returns, and a decoder used later throws instead of reading whatever row the statement is on.
-/// It reads the statement only while valid, that is during an `init(from:)` that the statement's row loop is
-/// running: the statement owns the state, and the state refers back to it `unowned(unsafe)`.
+/// **Lifetime.** The decoder and the keyed container refer to the state without retaining it (an
+/// `Unmanaged` reference), because the standard library copies a keyed container three times for every value
+/// it decodes, and retaining the state for each copy cost more than any other part of the library's decoding.
+/// Those references stay valid because a state is never freed: it is retained once more when made, and a
+/// statement that lets go of it returns it to ``idle``, where the next statement that needs one takes it.
+/// The number of states is therefore the largest number that were ever in use at once.
+///
+/// **Lives.** Each time the state serves a new statement, ``life`` grows, and decoders and containers carry the
+/// life they were made in. They work only while ``activeLife`` equals it, that is during the `init(from:)`
+/// they were handed to: a decoder that `init(from:)` kept and used later throws instead of reading whatever
+/// row, or statement, the state serves now. The state reads the statement only then, during a row that the
+/// statement's row loop is decoding: the statement owns the state, and the state refers back to it
+/// `unowned(unsafe)`.
 final class RowDecodingState: StatementCodingState {
-    unowned(unsafe) let raw: RawStatement
-    let modelID: ObjectIdentifier
+    unowned(unsafe) private(set) var raw: RawStatement
+    private(set) var modelID: ObjectIdentifier
     /// The statement's SQL and table, for errors, kept apart from `raw` so that a late use can report them.
-    let sql: String
-    let table: String?
+    private(set) var sql: String
+    private(set) var table: String?
+    /// The life whose statement `sql` is: the current one, or the one before while the state is idle.
+    @exclusivity(unchecked) private var sqlLife: UInt64 = 1
     @exclusivity(unchecked) var number = 0
     @exclusivity(unchecked) var lookup: CodingKeyLookup
-    @exclusivity(unchecked) var isValid = false
+    /// The statement the state serves now, counted from 1.
+    @exclusivity(unchecked) private(set) var life: UInt64 = 1
+    /// ``life`` while an `init(from:)` runs, else 0.
+    @exclusivity(unchecked) private(set) var activeLife: UInt64 = 0
     /// The keyed container of the last decoding (a ``CachedDecodingContainer``).
     @exclusivity(unchecked) private var container = ContainerSlot()
     @exclusivity(unchecked) private var storableTypes = StorableTypes()
+
+    /// The addresses of the states no statement uses: states are never freed (see the type's documentation), so
+    /// the addresses stay valid.
+    private static let idle = TrackedMutex<[UInt]>([])
+
+    var isValid: Bool { activeLife != 0 }
 
     private init(raw: RawStatement, model: ObjectIdentifier, columns: [Column]) {
         self.raw = raw
@@ -38,25 +58,51 @@ final class RowDecodingState: StatementCodingState {
     }
 
     /// The state for decoding the current row of `raw` as `Model`: the statement's own when it decoded `Model`
-    /// before and is not decoding now, else a new one (kept by the statement unless it is in use).
+    /// before and is not decoding now, else another (kept by the statement unless it is in use).
     static func begin<Model: TableModel>(_ model: Model.Type, raw: RawStatement, number: Int) -> RowDecodingState {
         let state = reusing(&raw.decodingState, model: ObjectIdentifier(model)) {
-            RowDecodingState(raw: raw, model: ObjectIdentifier(model), columns: Model.columns)
+            make(raw: raw, model: ObjectIdentifier(model), columns: Model.columns)
         }
         state.number = number
         state.lookup.rewind()
-        state.isValid = true
+        state.activeLife = state.life
         return state
     }
 
-    /// Ends the decoding of the current row.
-    func end() {
-        isValid = false
+    /// An idle state set up for `raw`, or a new one, which is never freed.
+    private static func make(raw: RawStatement, model: ObjectIdentifier, columns: [Column]) -> RowDecodingState {
+        if let address = idle.withLock({ $0.popLast() }), let pointer = UnsafeRawPointer(bitPattern: address) {
+            let state = Unmanaged<RowDecodingState>.fromOpaque(pointer).takeUnretainedValue()
+            state.raw = raw
+            state.modelID = model
+            state.sql = raw.sql
+            state.table = raw.table
+            state.sqlLife = state.life
+            state.lookup = CodingKeyLookup(columns: columns, recordingPlan: true)
+            return state
+        }
+        let state = RowDecodingState(raw: raw, model: model, columns: columns)
+        _ = Unmanaged.passRetained(state)  // the retain that is never released: see the type's documentation
+        return state
     }
 
-    /// Drops the cached container, which refers back to the state: the statement calls it when it lets go.
+    /// Ends the decoding of the current row; a state the statement does not keep becomes idle.
+    func end() {
+        activeLife = 0
+        if raw.decodingState !== self { release() }
+    }
+
+    /// Makes the state idle, for the next statement that needs one: the statement calls it when it lets go.
+    /// Decoders and containers of the life that ends are refused from now on; their errors name the statement's
+    /// SQL until another statement takes the state.
     func release() {
+        activeLife = 0
+        life &+= 1
         container.clear()
+        storableTypes = StorableTypes()
+        lookup = CodingKeyLookup(columns: [], recordingPlan: false)
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        Self.idle.withLock { $0.append(address) }
     }
 
     /// The keyed container over the row, made once per key type.
@@ -65,44 +111,46 @@ final class RowDecodingState: StatementCodingState {
             return unsafeDowncast(holder, to: CachedDecodingContainer<Key>.self).container
         }
         let made = KeyedDecodingContainer(KeyedRowDecodingContainer<Key>(state: self))
-        // A nested state is dropped after its row: caching its container would keep it (and its cycle) alive.
+        // A nested state serves one row: its container is not kept.
         if raw.decodingState === self { container.keep(CachedDecodingContainer(made), for: type) }
         return made
     }
 
+    // The reads below are made only after `check(_:)`, by the decoder, container or column decoder calling them.
+
     /// Reads the column of `key` in the current row.
     @inline(__always) func value<V: SQLiteValueConvertible>(for key: some CodingKey) throws -> V {
-        try checkValid()
-        return try Row(raw: raw, number: number).value(at: index(of: key))
+        let index = try index(of: key)
+        return try Row(raw: raw, number: number).value(at: index)
     }
 
     /// Reads the column of `key`, `nil` for NULL. A key that is no column is refused, as in ``value(for:)``:
     /// the model's columns are fixed, so such a key is a misnamed one, not an absent value.
     @inline(__always) func valueIfPresent<V: SQLiteValueConvertible>(for key: some CodingKey) throws -> V? {
-        try checkValid()
-        return try Row(raw: raw, number: number).value(at: index(of: key))
+        let index = try index(of: key)
+        return try Row(raw: raw, number: number).value(at: index)
     }
 
     /// Reads column `index` of the current row.
     @inline(__always) func value<V: SQLiteValueConvertible>(at index: Int) throws -> V {
-        try checkValid()
-        return try Row(raw: raw, number: number).value(at: index)
+        try Row(raw: raw, number: number).value(at: index)
     }
 
     /// Whether column `index` holds NULL.
     func isNull(at index: Int) throws -> Bool {
-        try checkValid()
-        return try Row(raw: raw, number: number).isNull(at: index)
+        try Row(raw: raw, number: number).isNull(at: index)
     }
 
-    @inline(__always) func checkValid() throws {
-        guard isValid else { throw usedLate() }
+    /// Throws unless a decoder or container made in `life` may read now: during the `init(from:)` it was
+    /// handed to.
+    @inline(__always) func check(_ life: UInt64) throws {
+        guard activeLife == life else { throw usedLate(life) }
     }
 
-    private func usedLate() -> SQLiteError {
+    private func usedLate(_ life: UInt64) -> SQLiteError {
         SQLiteError(
             .misuse, message: "a Decoder was used after the init(from:) it was given returned; the row is gone",
-            sql: sql)
+            sql: life == sqlLife ? sql : nil)
     }
 
     @inline(__always) func index(of key: some CodingKey) throws -> Int {
@@ -120,7 +168,6 @@ final class RowDecodingState: StatementCodingState {
 
     /// Reads any `Decodable` at a column: directly for storable types, else as a single value or JSON.
     func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
-        try checkValid()
         if let convertible = storableTypes.storable(T.self) {
             return try read(convertible, at: index, as: type)
         }
@@ -157,14 +204,25 @@ final class CachedDecodingContainer<Key: CodingKey> {
 }
 
 /// The `Decoder` handed to a ``CodableTableModel``'s `init(from:)`: one keyed container over the row.
+///
+/// It refers to its state without retaining it, which is safe because states are never freed (see
+/// ``RowDecodingState``), and works only during the life it was made in.
 struct ModelDecoder: Decoder {
-    let state: RowDecodingState
+    private let state: Unmanaged<RowDecodingState>
+    private let life: UInt64
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    init(state: RowDecodingState) {
+        self.state = .passUnretained(state)
+        life = state.life
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try state.checkValid()
-        return state.keyedContainer(type)
+        try state._withUnsafeGuaranteedRef { state in
+            try state.check(life)
+            return state.keyedContainer(type)
+        }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -177,24 +235,48 @@ struct ModelDecoder: Decoder {
 }
 
 /// The keyed container of a row: each key reads the column of the same name.
+///
+/// Like ``ModelDecoder``, it refers to its state without retaining it and works only during the life it was made
+/// in. It holds no reference the standard library would retain, so its copies cost no reference counting.
 struct KeyedRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let state: RowDecodingState
+    private let unmanagedState: Unmanaged<RowDecodingState>
+    private let life: UInt64
     var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { state.lookup.names.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { state.lookup.peek(key) != nil }
+    init(state: RowDecodingState) {
+        unmanagedState = .passUnretained(state)
+        life = state.life
+    }
+
+    /// Runs `body` with the state, once `check(_:)` passed; no retain, as the state is never freed.
+    @inline(__always) private func withState<Result>(_ body: (RowDecodingState) throws -> Result) throws -> Result {
+        try unmanagedState._withUnsafeGuaranteedRef { state in
+            try state.check(life)
+            return try body(state)
+        }
+    }
+
+    var allKeys: [Key] {
+        (try? withState { $0.lookup.names.compactMap { Key(stringValue: $0) } }) ?? []
+    }
+
+    func contains(_ key: Key) -> Bool {
+        (try? withState { $0.lookup.peek(key) != nil }) ?? false
+    }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        guard let index = state.lookup.peek(key) else { throw state.notAColumn(key) }
-        return try state.isNull(at: index)
+        try withState { state in
+            guard let index = state.lookup.peek(key) else { throw state.notAColumn(key) }
+            return try state.isNull(at: index)
+        }
     }
 
     @inline(__always) private func value<V: SQLiteValueConvertible>(_ key: Key) throws -> V {
-        try state.value(for: key)
+        try withState { try $0.value(for: key) }
     }
 
     @inline(__always) private func optional<V: SQLiteValueConvertible>(_ key: Key) throws -> V? {
-        try state.valueIfPresent(for: key)
+        try withState { try $0.valueIfPresent(for: key) }
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key) }
@@ -213,8 +295,7 @@ struct KeyedRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try state.checkValid()
-        return try state.decode(type, at: state.index(of: key))
+        try withState { state in try state.decode(type, at: state.index(of: key)) }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key) }
@@ -233,10 +314,11 @@ struct KeyedRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(key) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try state.checkValid()
-        let index = try state.index(of: key)
-        guard try !state.isNull(at: index) else { return nil }
-        return try state.decode(type, at: index)
+        try withState { state in
+            let index = try state.index(of: key)
+            guard try !state.isNull(at: index) else { return nil }
+            return try state.decode(type, at: index)
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -263,10 +345,17 @@ struct KeyedRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 ///
 /// Asking it for a keyed or unkeyed container throws ``NeedsJSON``, and the caller reads the column as JSON.
 struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
-    let state: RowDecodingState
-    let index: Int
+    private let state: RowDecodingState
+    private let life: UInt64
+    private let index: Int
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(state: RowDecodingState, index: Int) {
+        self.state = state
+        life = state.life
+        self.index = index
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         throw NeedsJSON()
@@ -280,10 +369,14 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
         self
     }
 
-    func decodeNil() -> Bool { (try? state.isNull(at: index)) ?? true }
+    func decodeNil() -> Bool {
+        guard (try? state.check(life)) != nil else { return true }
+        return (try? state.isNull(at: index)) ?? true
+    }
 
     @inline(__always) private func value<V: SQLiteValueConvertible>() throws -> V {
-        try state.value(at: index)
+        try state.check(life)
+        return try state.value(at: index)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try value() }
@@ -302,6 +395,7 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try value() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try state.decode(type, at: index)
+        try state.check(life)
+        return try state.decode(type, at: index)
     }
 }

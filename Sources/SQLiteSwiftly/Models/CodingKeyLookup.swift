@@ -18,12 +18,8 @@ struct CodingKeyLookup {
     let names: [String]
     /// The column expected for the next key, by column order.
     var next = 0
-    /// The keys asked for by the first decoding, in order: their type, their tag (see ``tag(of:)``), their name,
-    /// and their column.
-    private var planTypes: [ObjectIdentifier] = []
-    private var planTags: [Int16] = []
-    private var planKeys: [String] = []
-    private var planColumns: [Int] = []
+    /// The keys asked for by the first decoding, in order.
+    private var plan: [PlanStep] = []
     /// The position in the plan of the next request.
     var step = 0
     /// Whether the plan is being recorded (the first decoding).
@@ -39,16 +35,13 @@ struct CodingKeyLookup {
     /// Forgets a plan still being recorded, after a row that failed part-way: the next row records it again, whole.
     mutating func forgetUnfinishedPlan() {
         guard isRecording else { return }
-        planTypes.removeAll()
-        planTags.removeAll()
-        planKeys.removeAll()
-        planColumns.removeAll()
+        plan.removeAll()
         step = 0
     }
 
     /// Starts a row: the next request is the plan's first.
     mutating func rewind() {
-        if isRecording && !planKeys.isEmpty { isRecording = false }
+        if isRecording && !plan.isEmpty { isRecording = false }
         step = 0
         next = 0
     }
@@ -69,11 +62,12 @@ struct CodingKeyLookup {
     /// The index of the column named like `key`, or `nil`.
     @inline(__always) mutating func index<Key: CodingKey>(of key: Key) -> Int? {
         let step = self.step
-        if step < planTags.count && planTypes[step] == ObjectIdentifier(Key.self) {
+        // The plan's fields are read in place: copying a step would retain its key.
+        if step < plan.count && plan[step].type == ObjectIdentifier(Key.self) {
             let tag = Self.tag(of: key)
-            if tag >= 0 ? planTags[step] == tag : planKeys[step] == key.stringValue {
+            if tag >= 0 ? plan[step].tag == tag : plan[step].key == key.stringValue {
                 self.step = step + 1
-                return planColumns[step]
+                return plan[step].column
             }
         }
         return index(missingPlan: key)
@@ -86,12 +80,9 @@ struct CodingKeyLookup {
         guard let found else { return nil }
         next = found + 1
         if isRecording {
-            planTypes.append(ObjectIdentifier(Key.self))
-            planTags.append(Self.tag(of: key))
-            planKeys.append(name)
-            planColumns.append(found)
-            step = planKeys.count
-        } else if let resumed = planKeys[min(step, planKeys.count)...].firstIndex(of: name) {
+            plan.append(PlanStep(type: ObjectIdentifier(Key.self), tag: Self.tag(of: key), key: name, column: found))
+            step = plan.count
+        } else if let resumed = plan[min(step, plan.count)...].firstIndex(where: { $0.key == name }) {
             step = resumed + 1
         }
         return found
@@ -100,9 +91,9 @@ struct CodingKeyLookup {
     /// Two keys of the plan being recorded that found the same column (names that differ only in case): two
     /// properties would read one column. `nil` when each column has one key.
     func keysSharingColumn() -> (first: String, second: String, column: String)? {
-        for (position, column) in planColumns.enumerated() {
-            if let other = planColumns[..<position].firstIndex(of: column), planKeys[other] != planKeys[position] {
-                return (planKeys[other], planKeys[position], names[column])
+        for (position, step) in plan.enumerated() {
+            if let other = plan[..<position].first(where: { $0.column == step.column }), other.key != step.key {
+                return (other.key, step.key, names[step.column])
             }
         }
         return nil
@@ -111,8 +102,8 @@ struct CodingKeyLookup {
     /// The index of the column named like `key`, without moving the guesses.
     func peek(_ key: some CodingKey) -> Int? {
         let name = key.stringValue
-        if step < planKeys.count && planKeys[step] == name && planTypes[step] == ObjectIdentifier(type(of: key)) {
-            return planColumns[step]
+        if step < plan.count && plan[step].key == name && plan[step].type == ObjectIdentifier(type(of: key)) {
+            return plan[step].column
         }
         if next < names.count && names[next] == name { return next }
         return search(name)
@@ -123,6 +114,15 @@ struct CodingKeyLookup {
         let lowered = name.sqlIdentifierKey
         return names.firstIndex { $0.sqlIdentifierKey == lowered }
     }
+}
+
+/// One key of a ``CodingKeyLookup``'s plan: its type, its tag (see ``CodingKeyLookup/tag(of:)``), its name, and
+/// its column.
+struct PlanStep {
+    let type: ObjectIdentifier
+    let tag: Int16
+    let key: String
+    let column: Int
 }
 
 /// Thrown inside the library when a value needs keyed or unkeyed containers, so is stored as JSON.

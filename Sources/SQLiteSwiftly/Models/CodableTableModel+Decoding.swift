@@ -1,3 +1,5 @@
+import CSQLiteSwiftly
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -120,20 +122,27 @@ final class RowDecodingState: StatementCodingState {
 
     /// Reads the column of `key` in the current row.
     @inline(__always) func value<V: SQLiteValueConvertible>(for key: some CodingKey) throws -> V {
-        let index = try index(of: key)
-        return try Row(raw: raw, number: number).value(at: index)
+        try value(at: index(of: key))
     }
 
     /// Reads the column of `key`, `nil` for NULL. A key that is no column is refused, as in ``value(for:)``:
     /// the model's columns are fixed, so such a key is a misnamed one, not an absent value.
     @inline(__always) func valueIfPresent<V: SQLiteValueConvertible>(for key: some CodingKey) throws -> V? {
-        let index = try index(of: key)
-        return try Row(raw: raw, number: number).value(at: index)
+        try value(at: index(of: key))
     }
 
-    /// Reads column `index` of the current row.
+    /// Reads column `index` of the current row, as ``Row/value(at:as:)`` does. The failure paths build their
+    /// `Row` apart, so that the read keeps no `Row` in memory for them.
     @inline(__always) func value<V: SQLiteValueConvertible>(at index: Int) throws -> V {
-        try Row(raw: raw, number: number).value(at: index)
+        // `raw` is read in place each time: a local copy of the reference would be retained.
+        guard UInt(bitPattern: index) < UInt(truncatingIfNeeded: raw.visibleColumnCount) else {
+            throw Row(raw: raw, number: number).outOfRange(index)
+        }
+        do {
+            return try StoredValue(csqlite_column_value(raw.handle, raw.columnMap[index])).decode(V.self)
+        } catch {
+            throw Row(raw: raw, number: number).located(error, index: index)
+        }
     }
 
     /// Whether column `index` holds NULL.

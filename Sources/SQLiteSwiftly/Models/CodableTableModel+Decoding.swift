@@ -10,7 +10,8 @@ import CSQLiteSwiftly
 /// plan, and the keyed container handed to `init(from:)`.
 ///
 /// The statement keeps it from row to row (``RawStatement/decodingState``), so that a row allocates nothing
-/// and looks up no generic metadata: the lookup's plan, recorded at the first row, and the container are reused
+/// and looks up generic metadata only once (a copy of the standard library's `KeyedDecodingContainer`, whose layout
+/// is resilient, needs it): the lookup's plan, recorded at the first row, and the container are reused
 /// by every later row of the same model. A decoding that starts while another one on the same statement is
 /// running (an `init(from:)` that reads the same query again) gets a state of its own.
 ///

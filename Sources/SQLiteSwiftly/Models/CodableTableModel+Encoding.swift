@@ -26,7 +26,7 @@ extension RowEncoder {
 /// the key-to-column lookup and its plan, and the keyed container handed to `encode(to:)`.
 ///
 /// Like ``RowDecodingState``, the statement keeps it from row to row (``RawStatement/encodingState``), so that
-/// a row allocates nothing and looks up no generic metadata, and an encoding that starts while another one on
+/// a row allocates nothing, and an encoding that starts while another one on
 /// the same statement runs gets a state of its own.
 ///
 /// An `Encoder` is a reference a model's `encode(to:)` could keep; the state is therefore marked invalid once

@@ -39,8 +39,8 @@
 ///   NULL; a missing non-nullable column is an error.
 ///
 /// Speed: the first row records which column each key reads, in the order `init(from:)` asks; later rows of the
-/// same statement follow that plan (one string comparison per value) and reuse the decoder's container, so a
-/// row decodes without hashing, allocating a decoder or looking up generic metadata.
+/// same statement follow that plan (one comparison per value) and reuse the decoder's container, so a
+/// row decodes without hashing or allocating a decoder.
 public protocol CodableTableModel: TableModel, Codable {}
 
 extension CodableTableModel {

@@ -270,6 +270,41 @@ private struct Borrower: CodableTableModel {
         #expect(Borrower.lateOutcomes == ["misuse", "misuse", "misuse"])
     }
 
+    @Test("decoding states of statements that are gone are reused, not made again")
+    func idleStatesAreReused() throws {
+        let before = RowDecodingState.madeCount.load(ordering: .relaxed)
+        for round in 1...300 {
+            let db = try Connection.inMemory()
+            try db.createTable(for: Assorted.self)
+            let model = Assorted(id: round, blob: Data(), when: nil, tags: [], mood: .busy, token: UUID())
+            try db.makeInsertStatement(for: Assorted.self).insert(model)
+            #expect(try db.fetchAll(Assorted.self) == [model])
+        }
+        // Without reuse, each round makes one. Tests running in parallel make a few of their own meanwhile.
+        #expect(RowDecodingState.madeCount.load(ordering: .relaxed) - before < 150)
+    }
+
+    @Test("decoding states pass between connections on different threads and decode correctly there")
+    func statesAcrossThreads() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    for round in 0..<40 {
+                        let db = try Connection.inMemory()
+                        try db.createTable(for: Assorted.self)
+                        let id = task * 1000 + round
+                        let model = Assorted(
+                            id: id, blob: Data([UInt8(task), UInt8(round)]), when: nil, tags: [task, round],
+                            mood: .calm, token: UUID())
+                        try db.makeInsertStatement(for: Assorted.self).insert(model)
+                        #expect(try db.fetchAll(Assorted.self) == [model])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     @Test("a decoder or container kept after init(from:) throws, even once the statement and connection are gone")
     func keptDecoder() throws {
         let keeper = DecoderKeeper()

@@ -1,4 +1,5 @@
 import CSQLiteSwiftly
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -49,6 +50,8 @@ final class RowDecodingState: StatementCodingState {
     /// The addresses of the states no statement uses: states are never freed (see the type's documentation), so
     /// the addresses stay valid.
     private static let idle = TrackedMutex<[UInt]>([])
+    /// How many states were ever made: the tests check that idle ones are reused.
+    static let madeCount = Atomic<Int>(0)
 
     var isValid: Bool { activeLife != 0 }
 
@@ -85,6 +88,7 @@ final class RowDecodingState: StatementCodingState {
             return state
         }
         let state = RowDecodingState(raw: raw, model: model, columns: columns)
+        madeCount.wrappingAdd(1, ordering: .relaxed)
         _ = Unmanaged.passRetained(state)  // the retain that is never released: see the type's documentation
         return state
     }

@@ -43,6 +43,8 @@ final class RowDecodingState: StatementCodingState {
     @exclusivity(unchecked) private(set) var life: UInt64 = 1
     /// ``life`` while an `init(from:)` runs, else 0.
     @exclusivity(unchecked) private(set) var activeLife: UInt64 = 0
+    /// Whether the statement keeps the state from row to row; a nested decoding's state serves one row.
+    @exclusivity(unchecked) private(set) var isKept = false
     /// The keyed container of the last decoding (a ``CachedDecodingContainer``).
     @exclusivity(unchecked) private var container = ContainerSlot()
     @exclusivity(unchecked) private var storableTypes = StorableTypes()
@@ -65,11 +67,13 @@ final class RowDecodingState: StatementCodingState {
 
     /// The state for decoding the current row of `raw` as `Model`: the statement's own when it decoded `Model`
     /// before and is not decoding now, else another (kept by the statement unless it is in use).
-    static func begin<Model: TableModel>(_ model: Model.Type, raw: RawStatement, number: Int) -> RowDecodingState {
-        let state = reusing(&raw.decodingState, model: ObjectIdentifier(model)) {
-            make(raw: raw, model: ObjectIdentifier(model), columns: Model.columns)
+    static func begin<Model: TableModel>(_ model: Model.Type, row: borrowing Row) -> RowDecodingState {
+        // The statement is reached through the row's reference each time: a local copy would be retained.
+        let (state, kept) = reusing(&row.raw.decodingState, model: ObjectIdentifier(model)) {
+            make(raw: row.raw, model: ObjectIdentifier(model), columns: Model.columns)
         }
-        state.number = number
+        state.isKept = kept
+        state.number = row.number
         state.lookup.rewind()
         state.activeLife = state.life
         return state
@@ -96,7 +100,7 @@ final class RowDecodingState: StatementCodingState {
     /// Ends the decoding of the current row; a state the statement does not keep becomes idle.
     func end() {
         activeLife = 0
-        if raw.decodingState !== self { release() }
+        if !isKept { release() }
     }
 
     /// Makes the state idle, for the next statement that needs one: the statement calls it when it lets go.
@@ -119,7 +123,7 @@ final class RowDecodingState: StatementCodingState {
         }
         let made = KeyedDecodingContainer(KeyedRowDecodingContainer<Key>(state: self))
         // A nested state serves one row: its container is not kept.
-        if raw.decodingState === self { container.keep(CachedDecodingContainer(made), for: type) }
+        if isKept { container.keep(CachedDecodingContainer(made), for: type) }
         return made
     }
 

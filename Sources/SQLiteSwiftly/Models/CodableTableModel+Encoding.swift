@@ -62,7 +62,7 @@ final class RowEncodingState: StatementCodingState {
     static func begin<Model: TableModel>(_ model: Model.Type, raw: RawStatement) -> RowEncodingState {
         let state = reusing(&raw.encodingState, model: ObjectIdentifier(model)) {
             RowEncodingState(raw: raw, model: model, columns: Model.columns)
-        }
+        }.state
         state.parameterMap = raw.parameterMap
         state.encodedLow = 0
         if !state.encodedHigh.isEmpty { state.encodedHigh.removeAll(keepingCapacity: true) }

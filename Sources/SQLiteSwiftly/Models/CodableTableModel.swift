@@ -50,7 +50,7 @@ extension CodableTableModel {
     /// - Throws: ``SQLiteError`` naming the column and row when a value does not convert; errors thrown by a
     ///   custom `init(from:)`.
     public init(row: borrowing Row) throws {
-        let state = RowDecodingState.begin(Self.self, raw: row.raw, number: row.number)
+        let state = RowDecodingState.begin(Self.self, row: row)
         defer { state.end() }
         do {
             try self.init(from: ModelDecoder(state: state))

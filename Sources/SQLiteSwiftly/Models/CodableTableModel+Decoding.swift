@@ -1,4 +1,3 @@
-import CSQLiteSwiftly
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -140,18 +139,9 @@ final class RowDecodingState: StatementCodingState {
         try value(at: index(of: key))
     }
 
-    /// Reads column `index` of the current row, as ``Row/value(at:as:)`` does. The failure paths build their
-    /// `Row` apart, so that the read keeps no `Row` in memory for them.
+    /// Reads column `index` of the current row.
     @inline(__always) func value<V: SQLiteValueConvertible>(at index: Int) throws -> V {
-        // `raw` is read in place each time: a local copy of the reference would be retained.
-        guard UInt(bitPattern: index) < UInt(truncatingIfNeeded: raw.visibleColumnCount) else {
-            throw Row(raw: raw, number: number).outOfRange(index)
-        }
-        do {
-            return try StoredValue(csqlite_column_value(raw.handle, raw.columnMap[index])).decode(V.self)
-        } catch {
-            throw Row(raw: raw, number: number).located(error, index: index)
-        }
+        try Row.value(of: Unmanaged.passUnretained(raw), number: number, at: index)
     }
 
     /// Whether column `index` holds NULL.

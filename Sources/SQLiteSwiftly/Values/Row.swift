@@ -93,6 +93,24 @@ public struct Row: ~Copyable {
         }
     }
 
+    /// Reads the column at `index` of the current row of `raw`, as ``value(at:as:)`` does, without a `Row`: the
+    /// failure paths build one, so that a caller outside a row loop (a `Codable` decoding) keeps none in memory
+    /// for them. The statement is passed unretained: the caller's run holds it.
+    @inline(__always) static func value<Value: SQLiteValueConvertible>(
+        of raw: Unmanaged<RawStatement>, number: Int, at index: Int
+    ) throws -> Value {
+        try raw._withUnsafeGuaranteedRef { raw in
+            guard UInt(bitPattern: index) < UInt(truncatingIfNeeded: raw.visibleColumnCount) else {
+                throw Row(raw: raw, number: number).outOfRange(index)
+            }
+            do throws(SQLiteError) {
+                return try StoredValue(csqlite_column_value(raw.handle, raw.columnMap[index])).decode(Value.self)
+            } catch {
+                throw Row(raw: raw, number: number).located(error, index: index)
+            }
+        }
+    }
+
     /// Whether the column at `index` holds NULL.
     ///
     /// - Parameter index: The 0-based column index.

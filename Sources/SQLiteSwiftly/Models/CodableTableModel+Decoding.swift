@@ -19,7 +19,7 @@ import Synchronization
 /// `Unmanaged` reference), because the standard library copies a keyed container three times for every value
 /// it decodes, and retaining the state for each copy cost more than any other part of the library's decoding.
 /// Those references stay valid because a state is never freed: it is retained once more when made, and a
-/// statement that lets go of it returns it to ``idle``, where the next statement that needs one takes it.
+/// statement that lets go of it returns it to `idle`, where the next statement that needs one takes it.
 /// The number of states is therefore the largest number that were ever in use at once.
 ///
 /// **Lives.** Each time the state serves a new statement, ``life`` grows, and decoders and containers carry the

@@ -280,8 +280,8 @@ private struct Borrower: CodableTableModel {
             try db.makeInsertStatement(for: Assorted.self).insert(model)
             #expect(try db.fetchAll(Assorted.self) == [model])
         }
-        // Without reuse, each round makes one. Tests running in parallel make a few of their own meanwhile.
-        #expect(RowDecodingState.madeCount.load(ordering: .relaxed) - before < 150)
+        // Without reuse, each round makes one. The whole suite makes a handful meanwhile (3 when counted).
+        #expect(RowDecodingState.madeCount.load(ordering: .relaxed) - before < 50)
     }
 
     @Test("decoding states pass between connections on different threads and decode correctly there")

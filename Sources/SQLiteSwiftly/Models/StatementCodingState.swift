@@ -11,8 +11,8 @@ protocol StatementCodingState: AnyObject {
 
 extension StatementCodingState {
     /// The state in `slot` when it serves `model` and is idle; otherwise a new one from `make`, which takes the
-    /// slot unless the state there is in use; `kept` says whether the slot holds the state returned (a decoding inside another one on the same statement gets a state
-    /// of its own, dropped after its row).
+    /// slot unless the state there is in use (a decoding inside another one on the same statement gets a state
+    /// of its own, dropped after its row). `kept` says whether the slot holds the state returned.
     static func reusing(_ slot: inout Self?, model: ObjectIdentifier, make: () -> Self) -> (state: Self, kept: Bool) {
         if let cached = slot, cached.modelID == model, !cached.isValid { return (cached, true) }
         let state = make()

@@ -40,6 +40,8 @@ public final class Connection {
     @usableFromInline let changeTracker: ChangeTracker
     /// The errors thrown by this connection's Swift functions, until the failing statement reports them.
     let functionErrors = FunctionErrors()
+    /// The column names of the last result read as ``UntypedRow``s, shared with the next result named the same.
+    let columnNameCache = ColumnNameCache()
     /// The busy handler's state (see ``BusyWait``). A pointer, because SQLite's handler reads and writes it.
     let busyWait: UnsafeMutablePointer<BusyWait>
     /// The blobs a streaming ``writeBlob(table:column:rowID:count:from:isolation:)`` is rewriting: zeroed first,
@@ -212,7 +214,9 @@ public final class Connection {
             }
             return .success(statement)
         }
-        return RawStatement(handle: try result.get(), sql: sql, functionErrors: functionErrors, tracker: changeTracker)
+        return RawStatement(
+            handle: try result.get(), sql: sql, functionErrors: functionErrors, tracker: changeTracker,
+            columnNameCache: columnNameCache)
     }
 
     /// Checks what follows the first statement: only whitespace, semicolons and comments are allowed.

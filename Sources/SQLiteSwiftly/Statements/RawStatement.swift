@@ -21,6 +21,8 @@ final class RawStatement {
     let functionErrors: FunctionErrors
     /// The connection's change tracker, told about each run while anything is observed.
     @usableFromInline let tracker: ChangeTracker
+    /// The connection's column names of the last ``UntypedRow`` result, shared with later results named the same.
+    let columnNameCache: ColumnNameCache
     /// What the statement reads and writes, worked out by the tracker at the first run it saw, and the re-prepare
     /// count then (a re-prepared statement may read other tables: a view was redefined).
     var region: StatementRegion?
@@ -79,17 +81,21 @@ final class RawStatement {
     /// cannot change after its first step (the only point where SQLite re-prepares a statement).
     func columnNames(of row: borrowing Row) -> [String] {
         if runColumnNamesGeneration != generation || runColumnNames.count != row.count {
-            runColumnNames = (0..<row.count).map { row.columnName(at: $0) }
+            runColumnNames = columnNameCache.names(of: row)
             runColumnNamesGeneration = generation
         }
         return runColumnNames
     }
 
-    init(handle: OpaquePointer, sql: String, functionErrors: FunctionErrors, tracker: ChangeTracker) {
+    init(
+        handle: OpaquePointer, sql: String, functionErrors: FunctionErrors, tracker: ChangeTracker,
+        columnNameCache: ColumnNameCache
+    ) {
         self.handle = handle
         self.sql = sql
         self.functionErrors = functionErrors
         self.tracker = tracker
+        self.columnNameCache = columnNameCache
         parameterCount = sqlite3_bind_parameter_count(handle)
         keyword = sql.leadingKeyword
     }

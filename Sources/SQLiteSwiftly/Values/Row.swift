@@ -161,6 +161,13 @@ public struct Row: ~Copyable {
         return columnMap[index]
     }
 
+    /// SQLite's name of the column at `index`, valid until the statement is reset or finalized; `nil` when `index`
+    /// is out of range or SQLite is out of memory.
+    func rawColumnName(at index: Int) -> UnsafePointer<CChar>? {
+        guard let position = try? position(of: index) else { return nil }
+        return sqlite3_column_name(statement, position)
+    }
+
     func name(atPosition position: Int32) -> String {
         sqlite3_column_name(statement, position).map { String(cString: $0) } ?? ""
     }

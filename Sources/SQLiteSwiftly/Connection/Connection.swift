@@ -200,22 +200,28 @@ public final class Connection {
         let length = sql.utf8.count
         guard length > 0 else { throw SQLiteError(.misuse, message: "the SQL text is empty", sql: sql) }
         // withCString guarantees a terminating NUL; passing the length with it spares SQLite a copy of the text.
-        let result: Result<OpaquePointer, SQLiteError> = sql.withCString { start in
-            var statement: OpaquePointer?
+        // The closure returns a code and sets locals, not a `Result`: a `Result` of an error this size is copied
+        // several times over on its way out.
+        var statement: OpaquePointer?
+        var problem: String?
+        let code = sql.withCString { start in
             var tail: UnsafePointer<CChar>?
             let code = sqlite3_prepare_v3(handle, start, Int32(clamping: length + 1), flags, &statement, &tail)
-            guard code == SQLITE_OK else { return .failure(SQLiteError(code: code, db: handle, sql: sql)) }
             let consumed = tail.map { $0 - start } ?? length
-            let rest = UnsafeRawBufferPointer(start: start + consumed, count: max(0, length - consumed))
-            let problem = remainderProblem(rest.bindMemory(to: UInt8.self))
-            guard let statement, problem == nil else {
-                if let statement { sqlite3_finalize(statement) }
-                return .failure(SQLiteError(.misuse, message: problem ?? "the SQL text holds no statement", sql: sql))
+            if code == SQLITE_OK && consumed < length {
+                let rest = UnsafeRawBufferPointer(start: start + consumed, count: length - consumed)
+                problem = remainderProblem(rest.bindMemory(to: UInt8.self))
             }
-            return .success(statement)
+            return code
+        }
+        // Nothing calls SQLite between the failed prepare and here, so the connection's message is still its own.
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, db: handle, sql: sql) }
+        guard let statement, problem == nil else {
+            if let statement { sqlite3_finalize(statement) }
+            throw SQLiteError(.misuse, message: problem ?? "the SQL text holds no statement", sql: sql)
         }
         return RawStatement(
-            handle: try result.get(), sql: sql, functionErrors: functionErrors, tracker: changeTracker,
+            handle: statement, sql: sql, functionErrors: functionErrors, tracker: changeTracker,
             columnNameCache: columnNameCache)
     }
 

@@ -119,6 +119,24 @@ enum SwiftCAPI {
             c8: Int(sqlite3_column_int64(statement, 8)), c9: Int(sqlite3_column_int64(statement, 9)))
     }
 
+    /// Column `column` as an Int, refused unless its storage class is INTEGER, as SQLiteSwiftly reads an `Int`:
+    /// sqlite3_column_value, sqlite3_value_type, sqlite3_value_int64 (the reads of "raw C, checked").
+    @inline(__always) static func checkedInt(_ statement: OpaquePointer, _ column: Int32) throws -> Int {
+        let value = sqlite3_column_value(statement, column)
+        guard sqlite3_value_type(value) == SQLITE_INTEGER else { throw notInteger(column) }
+        return Int(sqlite3_value_int64(value))
+    }
+
+    static func notInteger(_ column: Int32) -> BenchError { BenchError("column \(column) does not hold an INTEGER") }
+
+    @inline(__always) static func checkedInts(_ statement: OpaquePointer) throws -> OursInts {
+        OursInts(
+            id: try checkedInt(statement, 0), c1: try checkedInt(statement, 1), c2: try checkedInt(statement, 2),
+            c3: try checkedInt(statement, 3), c4: try checkedInt(statement, 4), c5: try checkedInt(statement, 5),
+            c6: try checkedInt(statement, 6), c7: try checkedInt(statement, 7), c8: try checkedInt(statement, 8),
+            c9: try checkedInt(statement, 9))
+    }
+
     /// Steps `statement` through its rows, calling `body` on each; throws on an error.
     @inline(__always) static func forEachRow(
         _ db: OpaquePointer, _ statement: OpaquePointer, _ body: () throws -> Void
@@ -198,6 +216,36 @@ enum SwiftCAPI {
             var sum: Int64 = 0
             try forEachRow(db.handle, statement) {
                 let model = ints(statement)  // all ten columns read, as in rawc_stream_ints
+                sum += Int64(model.c1)
+            }
+            return sum
+        }
+    }
+
+    /// The name of the two workloads below: the C API from Swift, checking each column's storage class.
+    static let checkedName = "C API from Swift, checked"
+
+    /// fetchInts with every column's storage class checked before it is read, as SQLiteSwiftly reads an `Int`.
+    static let fetchIntsChecked = Implementation(name: checkedName) { location, rows in
+        let db = try Raw.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+        return {
+            let statement = try prepare(db.handle, selectIntsSQL)
+            defer { sqlite3_finalize(statement) }
+            var models: [OursInts] = []
+            try forEachRow(db.handle, statement) { models.append(try checkedInts(statement)) }
+            return models.reduce(0) { $0 + Int64($1.c1) }
+        }
+    }
+
+    /// cursorInts with every column's storage class checked before it is read.
+    static let cursorIntsChecked = Implementation(name: checkedName) { location, rows in
+        let db = try Raw.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+        return {
+            let statement = try prepare(db.handle, selectIntsSQL)
+            defer { sqlite3_finalize(statement) }
+            var sum: Int64 = 0
+            try forEachRow(db.handle, statement) {
+                let model = try checkedInts(statement)
                 sum += Int64(model.c1)
             }
             return sum

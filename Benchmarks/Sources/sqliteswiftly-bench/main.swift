@@ -95,15 +95,18 @@ enum Workloads {
             Workload(
                 name: "fetch 10 INTEGER columns",
                 implementations: [
-                    Raw.fetchInts, Raw.fetchIntsChecked, SwiftCAPI.fetchInts, Ours.fetchInts, OursDerived.fetchInts,
-                    OursCodable.fetchInts,
+                    Raw.fetchInts, Raw.fetchIntsChecked, SwiftCAPI.fetchInts, SwiftCAPI.fetchIntsChecked, Ours.fetchInts,
+                    OursDerived.fetchInts, OursCodable.fetchInts,
                     GRDBBench.fetchIntsFast,
                     GRDBBench.fetchIntsRecord,
                     GRDBBench.fetchIntsCodable,
                 ]),
             Workload(
                 name: "cursor over 10 INTEGER columns",
-                implementations: [Raw.cursorInts, Raw.cursorIntsChecked, SwiftCAPI.cursorInts, Ours.cursorInts]),
+                implementations: [
+                    Raw.cursorInts, Raw.cursorIntsChecked, SwiftCAPI.cursorInts, SwiftCAPI.cursorIntsChecked,
+                    Ours.cursorInts,
+                ]),
             Workload(
                 name: "insert mixed row",
                 implementations: [

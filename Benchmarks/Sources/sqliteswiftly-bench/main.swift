@@ -95,7 +95,8 @@ enum Workloads {
             Workload(
                 name: "fetch 10 INTEGER columns",
                 implementations: [
-                    Raw.fetchInts, Raw.fetchIntsChecked, SwiftCAPI.fetchInts, SwiftCAPI.fetchIntsChecked, Ours.fetchInts,
+                    Raw.fetchInts, Raw.fetchIntsChecked, SwiftCAPI.fetchInts, SwiftCAPI.fetchIntsChecked,
+                    Ours.fetchInts,
                     OursDerived.fetchInts, OursCodable.fetchInts,
                     GRDBBench.fetchIntsFast,
                     GRDBBench.fetchIntsRecord,

@@ -197,60 +197,56 @@ enum SwiftCAPI {
         }
     }
 
-    static let fetchInts = Implementation(name: name) { location, rows in
-        let db = try Raw.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
-        return {
-            let statement = try prepare(db.handle, selectIntsSQL)
-            defer { sqlite3_finalize(statement) }
-            var models: [OursInts] = []
-            try forEachRow(db.handle, statement) { models.append(ints(statement)) }
-            return models.reduce(0) { $0 + Int64($1.c1) }
+    /// How a workload reads a row of `ints`: a type, not a closure, so that the workloads below are specialized
+    /// for it and the read is inlined, as hand-written code would have it.
+    protocol IntsRead { static func read(_ statement: OpaquePointer) throws -> OursInts }
+    /// `sqlite3_column_int64` on each column, no type check.
+    enum UncheckedRead: IntsRead {
+        @inline(__always) static func read(_ statement: OpaquePointer) -> OursInts { ints(statement) }
+    }
+    /// Each column's storage class checked before it is read, as SQLiteSwiftly reads an `Int`.
+    enum CheckedRead: IntsRead {
+        @inline(__always) static func read(_ statement: OpaquePointer) throws -> OursInts { try checkedInts(statement) }
+    }
+
+    /// Reads every row of `ints` into an array of structs.
+    @inline(__always) static func fetchInts<Read: IntsRead>(named name: String, _: Read.Type) -> Implementation {
+        Implementation(name: name) { location, rows in
+            let db = try Raw.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+            return {
+                let statement = try prepare(db.handle, selectIntsSQL)
+                defer { sqlite3_finalize(statement) }
+                var models: [OursInts] = []
+                try forEachRow(db.handle, statement) { models.append(try Read.read(statement)) }
+                return models.reduce(0) { $0 + Int64($1.c1) }
+            }
         }
     }
 
-    static let cursorInts = Implementation(name: name) { location, rows in
-        let db = try Raw.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
-        return {
-            let statement = try prepare(db.handle, selectIntsSQL)
-            defer { sqlite3_finalize(statement) }
-            var sum: Int64 = 0
-            try forEachRow(db.handle, statement) {
-                let model = ints(statement)  // all ten columns read, as in rawc_stream_ints
-                sum += Int64(model.c1)
+    /// Steps through every row of `ints`, reading all ten columns (as rawc_stream_ints does), and sums one.
+    @inline(__always) static func cursorInts<Read: IntsRead>(named name: String, _: Read.Type) -> Implementation {
+        Implementation(name: name) { location, rows in
+            let db = try Raw.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
+            return {
+                let statement = try prepare(db.handle, selectIntsSQL)
+                defer { sqlite3_finalize(statement) }
+                var sum: Int64 = 0
+                try forEachRow(db.handle, statement) { sum += Int64(try Read.read(statement).c1) }
+                return sum
             }
-            return sum
         }
     }
+
+    static let fetchInts = fetchInts(named: name, UncheckedRead.self)
+    static let cursorInts = cursorInts(named: name, UncheckedRead.self)
 
     /// The name of the two workloads below: the C API from Swift, checking each column's storage class.
     static let checkedName = "C API from Swift, checked"
 
     /// fetchInts with every column's storage class checked before it is read, as SQLiteSwiftly reads an `Int`.
-    static let fetchIntsChecked = Implementation(name: checkedName) { location, rows in
-        let db = try Raw.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
-        return {
-            let statement = try prepare(db.handle, selectIntsSQL)
-            defer { sqlite3_finalize(statement) }
-            var models: [OursInts] = []
-            try forEachRow(db.handle, statement) { models.append(try checkedInts(statement)) }
-            return models.reduce(0) { $0 + Int64($1.c1) }
-        }
-    }
-
+    static let fetchIntsChecked = fetchInts(named: checkedName, CheckedRead.self)
     /// cursorInts with every column's storage class checked before it is read.
-    static let cursorIntsChecked = Implementation(name: checkedName) { location, rows in
-        let db = try Raw.prepared(location, schema: Dataset.intsSchema, fill: Dataset.fillInts(rows))
-        return {
-            let statement = try prepare(db.handle, selectIntsSQL)
-            defer { sqlite3_finalize(statement) }
-            var sum: Int64 = 0
-            try forEachRow(db.handle, statement) {
-                let model = try checkedInts(statement)
-                sum += Int64(model.c1)
-            }
-            return sum
-        }
-    }
+    static let cursorIntsChecked = cursorInts(named: checkedName, CheckedRead.self)
 
     /// Binds `model` and steps once. Text and blob are bound SQLITE_STATIC inside the closures that lend their
     /// bytes, so the step happens inside them too; the statement is reset (and rebound) before the pointers are

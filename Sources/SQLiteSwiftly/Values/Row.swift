@@ -140,8 +140,7 @@ public struct Row: ~Copyable {
     /// - Parameter index: The 0-based column index.
     /// - Returns: The name, or an empty string when `index` is out of range.
     public func columnName(at index: Int) -> String {
-        guard let position = try? position(of: index) else { return "" }
-        return name(atPosition: position)
+        rawColumnName(at: index).map { String(cString: $0) } ?? ""
     }
 
     /// The 0-based index of the first column named `name`, ignoring ASCII case.

@@ -82,4 +82,30 @@ static inline const int *_Nonnull csqlite_identity_columns(void) {
     return identity;
 }
 
+// MARK: the database file, read through SQLite's own descriptor
+
+/// Reads up to `count` bytes from the start of the main database file through the file SQLite opened, and stores
+/// the file's size in `*size`. The library never opens a database file itself: under POSIX rules, closing any
+/// descriptor of a file drops every lock the process holds on it, SQLite's included
+/// (https://www.sqlite.org/howtocorrupt.html#_posix_advisory_locks_canceled_by_a_separate_thread_doing_close_).
+/// Returns SQLITE_OK, or an error code when the file is not open or cannot be read; bytes past the end are 0.
+static inline int csqlite_read_database_start(sqlite3 *db, unsigned char *buffer, int count, sqlite3_int64 *size) {
+    sqlite3_file *file = 0;
+    int code = sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file);
+    if (code != SQLITE_OK) return code;
+    if (!file || !file->pMethods || !file->pMethods->xFileSize || !file->pMethods->xRead) return SQLITE_CANTOPEN;
+    code = file->pMethods->xFileSize(file, size);
+    if (code != SQLITE_OK) return code;
+    code = file->pMethods->xRead(file, buffer, count, 0);
+    return code == SQLITE_IOERR_SHORT_READ ? SQLITE_OK : code;
+}
+
+/// Whether the main database file was unlinked, renamed or replaced since the connection opened it
+/// (SQLITE_FCNTL_HAS_MOVED: one `stat` of its path compared with the open file): 1 if so, 0 if not, -1 when the
+/// VFS cannot tell (an in-memory database).
+static inline int csqlite_database_has_moved(sqlite3 *db) {
+    int moved = 0;
+    return sqlite3_file_control(db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK ? (moved != 0) : -1;
+}
+
 #endif

@@ -86,20 +86,24 @@ enum DatabaseFile {
             }
         case .open(let path), .openReadOnly(let path):
             try requireUsable(path)
-            try requireHeader(path)
             let access = mode == .open(path: path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
             do {
                 database = try openHandle(sqlitePath(path), flags: base | access, path: path)
-            } catch  where error.code.primary == .cannotOpen && !exists(path) {
+            } catch where error.code.primary == .cannotOpen && !exists(path) {
                 throw notFound(path)
             }
         }
         do {
+            switch mode {
+            case .open(let path), .openReadOnly(let path): try requireHeader(database, path: path)
+            case .create, .inMemory: break
+            }
             try configure(database, options: options, busyWait: busyWait)
             switch mode {
             case .open, .openReadOnly: try verifyDatabase(database, path: mode.path)
             case .create, .inMemory: break
             }
+            try setUp(database, options: options)
         } catch {
             sqlite3_close_v2(database)
             if case .create(let path) = mode { unlink(path) }  // ours: created an instant ago, still empty
@@ -121,6 +125,32 @@ enum DatabaseFile {
         let code = csqlite_enforce_foreign_keys(database, options.enforcesForeignKeys ? 1 : 0, &enabled)
         guard code == SQLITE_OK, (enabled != 0) == options.enforcesForeignKeys else {
             throw SQLiteError(code: code == SQLITE_OK ? SQLITE_ERROR : code, db: database)
+        }
+    }
+
+    /// The caller's settings: `synchronous`, then the setup statements, in order.
+    private static func setUp(_ database: OpaquePointer, options: ConnectionOptions) throws(SQLiteError) {
+        if let mode = options.synchronous {
+            let levels = ["OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3, "0": 0, "1": 1, "2": 2, "3": 3]
+            guard let level = levels[mode.rawValue.uppercased()] else {
+                throw SQLiteError(
+                    .misuse, message: "'\(mode.rawValue)' is not a synchronous mode (OFF, NORMAL, FULL or EXTRA)")
+            }
+            try run("PRAGMA synchronous = \(level)", on: database)
+        }
+        for sql in options.setupStatements { try run(sql, on: database) }
+    }
+
+    /// Runs SQL (one statement or several) on a connection that is being opened.
+    private static func run(_ sql: String, on database: OpaquePointer) throws(SQLiteError) {
+        guard !sql.contains("\0") else {
+            throw SQLiteError(.misuse, message: "a setup statement contains a NUL character", sql: sql)
+        }
+        let code = sqlite3_exec(database, sql, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            var error = SQLiteError(code: code, db: database, sql: sql)
+            error.message = "a setup statement failed: " + error.message
+            throw error
         }
     }
 
@@ -159,32 +189,48 @@ enum DatabaseFile {
     private static let header = Array("SQLite format 3\0".utf8)
 
     /// Refuses a non-empty file that does not start with the SQLite header, and an empty one with a leftover
-    /// WAL beside it.
+    /// WAL beside it, before SQLite reads anything.
+    ///
+    /// The bytes are read through the descriptor SQLite opened (`csqlite_read_database_start`), never through
+    /// one of the library's own: closing any descriptor of a file drops every POSIX lock the process holds on it,
+    /// including the locks other connections of this process hold through SQLite (see "File locks" in DESIGN.md).
+    /// Opening a handle reads nothing that matters here: SQLite reads the schema, and deletes a WAL it finds
+    /// beside an empty file, only at the first statement.
     ///
     /// SQLite itself opens some short files (one byte, for instance) as empty databases and would overwrite
-    /// them at the first write. An empty file is an empty database; anything else must carry the header. Files
-    /// that cannot be read here (directories, unreadable files) are left to SQLite to report.
-    private static func requireHeader(_ path: String) throws(SQLiteError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
+    /// them at the first write. An empty file is an empty database; anything else must carry the header.
+    private static func requireHeader(_ database: OpaquePointer, path: String) throws(SQLiteError) {
         var bytes = [UInt8](repeating: 0, count: header.count)
-        let count = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
-        if count == 0 {
-            // An empty file with a WAL beside it: SQLite deletes the WAL at the open (even a read-only one), and
-            // it may hold the only copy of the data (switching to WAL writes the header to the main file, so a
-            // live WAL never sits beside an empty one). A rollback journal beside an empty file can be live (a
-            // transaction that has not written yet) and holds no committed data: SQLite handles it.
-            for suffix in ["-wal"] where exists(path + suffix) {
+        var size: sqlite3_int64 = 0
+        let code = bytes.withUnsafeMutableBufferPointer { buffer in
+            csqlite_read_database_start(database, buffer.baseAddress, Int32(buffer.count), &size)
+        }
+        guard code == SQLITE_OK else {
+            var error = SQLiteError(code: code, db: nil)
+            error.message = "cannot read the start of '\(path)': " + error.message
+            error.path = path
+            throw error
+        }
+        // SQLite's Unix file reports a one-byte file as empty (a workaround for MS-DOS file systems); `stat` tells
+        // them apart without opening the file.
+        var info = stat()
+        if size == 0 && stat(path, &info) == 0 { size = sqlite3_int64(info.st_size) }
+        if size == 0 {
+            // An empty file with a WAL beside it: SQLite deletes the WAL at the first read (even a read-only
+            // one), and it may hold the only copy of the data (switching to WAL writes the header to the main
+            // file, so a live WAL never sits beside an empty one). A rollback journal beside an empty file can be
+            // live (a transaction that has not written yet) and holds no committed data: SQLite handles it.
+            if exists(path + "-wal") {
                 var error = SQLiteError(
                     .sqlite, code: .cannotOpen,
-                    message: "the file at '\(path)' is empty but a leftover '\(path + suffix)' is beside it; "
+                    message: "the file at '\(path)' is empty but a leftover '\(path)-wal' is beside it; "
                         + "opening would delete it, and it may hold the data: move it away, or restore the database")
                 error.path = path
                 throw error
             }
+            return
         }
-        guard count > 0, count < header.count || bytes != header else { return }
+        guard size < header.count || bytes != header else { return }
         var error = SQLiteError(
             .notADatabase, message: "the file at '\(path)' is not an SQLite database (it lacks the SQLite header)")
         error.path = path

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import SQLiteSwiftly
+
+/// POSIX drops every `fcntl` lock a process holds on a file when the process closes any descriptor of that file.
+/// These tests open a database a second time in every public way while a first connection holds SQLite's locks,
+/// with another process (the `sqlite3` shell) writing in between, and check that no lock is lost and no
+/// committed row disappears.
+@Suite struct FileLockTests {
+    enum JournalMode: String, CaseIterable, Sendable {
+        case wal, delete
+    }
+
+    /// Every public way of opening a database file that already exists (or copying one).
+    enum SecondOpen: String, CaseIterable, Sendable {
+        case opening, openingReadOnly, openMode, openReadOnlyMode, sharedConnection, pool, template, backup
+    }
+
+    @Test(
+        "a second connection, opened any way, keeps the first one's locks; another process's commit keeps every row",
+        .enabled(if: sqlite3Shell != nil, "the sqlite3 command is not installed (apt-get install sqlite3)"),
+        arguments: JournalMode.allCases, SecondOpen.allCases)
+    func secondOpenKeepsLocks(journal: JournalMode, way: SecondOpen) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("locks.sqlite")
+        var first: Connection? = try Connection(creating: path)
+        let db = try #require(first)
+        _ = try db.fetchValue(String.self, SQL(verbatim: "PRAGMA journal_mode = \(journal.rawValue)"))
+        try db.execute("CREATE TABLE t(x INTEGER)")
+        try db.execute("INSERT INTO t VALUES (1)")
+        // In WAL mode an idle connection keeps a shared lock on the database file once it has read; in rollback
+        // mode a lock is held only inside a transaction, so the first connection holds a read transaction.
+        if journal == .delete { try db.execute("BEGIN") }
+        _ = try db.fetchValue(Int.self, "SELECT count(*) FROM t")
+        let before = LockTable.held(on: path)
+        #if os(Linux)
+            #expect(!before.isEmpty, "the first connection holds no lock on the file: nothing to test")
+        #endif
+
+        var second: AnyObject?
+        if way == .pool && journal == .delete {
+            // A pool switches the file to WAL mode, which needs every other connection out of its transactions: the
+            // first connection's read transaction makes it wait, and fail once the timeout passes, without touching
+            // the locks.
+            let options = ConnectionOptions(busyTimeout: .milliseconds(100))
+            let error = #expect(throws: SQLiteError.self) {
+                _ = try ConnectionPool(.open(path: path), readerCount: 2, options: options)
+            }
+            #expect(error?.isBusy == true)
+        } else {
+            second = try await open(way, path: path, directory: directory)
+        }
+        #if os(Linux)
+            #expect(LockTable.held(on: path) == before, "opening \(way) changed this process's locks on the file")
+        #endif
+        if journal == .delete { try db.execute("COMMIT") }
+        if second == nil { second = try await open(way, path: path, directory: directory) }
+
+        #expect(try runShell(path, "INSERT INTO t VALUES (2)") == "")
+        try db.execute("INSERT INTO t VALUES (100)")
+        #expect(try runShell(path, "SELECT group_concat(x) FROM t") == "1,2,100")
+        second = nil
+        first = nil
+        #expect(second == nil && first == nil)
+        #expect(try runShell(path, "SELECT group_concat(x) FROM t") == "1,2,100")
+        #expect(try runShell(path, "PRAGMA integrity_check") == "ok")
+    }
+
+    private func open(_ way: SecondOpen, path: String, directory: TemporaryDirectory) async throws -> AnyObject {
+        switch way {
+        case .opening: return try Connection(opening: path)
+        case .openingReadOnly: return try Connection(opening: path, readOnly: true)
+        case .openMode: return try Connection(.open(path: path))
+        case .openReadOnlyMode: return try Connection(.openReadOnly(path: path))
+        case .sharedConnection:
+            let shared = try SharedConnection(.open(path: path))
+            _ = try await shared.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM t") }
+            return shared
+        case .pool:
+            let pool = try ConnectionPool(.open(path: path), readerCount: 2)
+            _ = try await pool.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM t") }
+            return pool
+        case .template:
+            return try Connection(creating: directory.path("copy.sqlite"), fromTemplate: path)
+        case .backup:
+            let reader = try Connection(opening: path, readOnly: true)
+            try reader.backup(to: directory.path("backup.sqlite"))
+            return reader
+        }
+    }
+}
+
+/// Runs one SQL text through the `sqlite3` shell on `path` (another process) and returns what it printed,
+/// without its last line break.
+func runShell(_ path: String, _ sql: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(sqlite3Shell))
+    process.arguments = ["-bail", path, sql]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    var text = String(decoding: data, as: UTF8.self)
+    if text.hasSuffix("\n") { text.removeLast() }
+    return text
+}
+
+/// This process's POSIX record locks, as Linux lists them in `/proc/locks`.
+enum LockTable {
+    /// The locks this process holds on the file at `path`, one line each (type, access, range), sorted; empty
+    /// where `/proc/locks` does not exist.
+    static func held(on path: String) -> [String] {
+        var info = stat()
+        guard stat(path, &info) == 0,
+            let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return [] }
+        let pid = String(getpid())
+        return table.split(separator: "\n").compactMap { line -> String? in
+            // "1: POSIX  ADVISORY  READ 1234 08:01:5678 1073741824 1073741824"
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 8, fields[1] == "POSIX", fields[4] == pid,
+                fields[5].split(separator: ":").last == Substring(String(info.st_ino))
+            else { return nil }
+            return fields[3] + " " + fields[6] + "-" + fields[7]
+        }.sorted()
+    }
+}

@@ -16,21 +16,34 @@ extension Connection {
     ///
     /// - Returns: The turnstile to leave after `COMMIT` or `ROLLBACK`, or `nil` when the connection does not
     ///   queue (see ``ConnectionOptions/queuesWriters``).
-    /// - Throws: A busy ``SQLiteError`` naming `begin` when other writers kept the turn for the whole timeout,
-    ///   or the error of `begin` (the turn is left then).
+    /// - Throws: ``SQLiteError/Kind/databaseMoved`` when the database file is no longer at its path; a busy
+    ///   ``SQLiteError`` naming `begin` when other writers kept the turn for the whole timeout; an interrupt error
+    ///   when ``InterruptHandle/interrupt()`` was called or the task was cancelled during the wait; or the error of
+    ///   `begin` (the turn is left then).
     func beginInTurn(_ begin: String) throws(SQLiteError) -> WriterTurnstile? {
+        try requireFileInPlace(before: "starting a write transaction")
         guard let turnstile = openTurnstile() else {
             try executeKept(begin)
             return nil
         }
         let timeout = BusyWait.clamped(options.busyTimeout)
         let start = ContinuousClock.now
-        guard turnstile.enter(before: start + timeout) else {
+        interruptHandle.lower()  // an interrupt that arrived before this transaction is not for it
+        let interrupts = interruptHandle
+        switch turnstile.enter(before: start + timeout, shouldStop: { interrupts.isRaised || currentTaskIsCancelled() }) {
+        case .entered: break
+        case .timedOut:
             throw SQLiteError(
                 .sqlite, code: .busy,
                 message: "database is locked: other writers kept the turn at '\(path ?? "")\(WriterTurnstile.suffix)' "
                     + "for the whole busy timeout (\(timeout))",
                 sql: begin)
+        case .stopped:
+            var error = BusyWait.stopped(
+                "waiting for the writers' turn at '\(path ?? "")\(WriterTurnstile.suffix)'",
+                byCancellation: currentTaskIsCancelled())
+            error.sql = begin
+            throw error
         }
         busyWait.pointee.timeout = max(.zero, timeout - (ContinuousClock.now - start))
         defer { busyWait.pointee.timeout = timeout }

@@ -38,8 +38,9 @@ public final class Connection {
     /// SQLite's commit, rollback and update hooks and the authorizer: counts rollbacks (which tells a transaction
     /// that ended under a body whether it was rolled back or committed), and reports changes to observations.
     @usableFromInline let changeTracker: ChangeTracker
-    /// The errors thrown by this connection's Swift functions, until the failing statement reports them.
-    let functionErrors = FunctionErrors()
+    /// The errors thrown by this connection's Swift functions (and by its busy handler and commit hook), until the
+    /// failing statement reports them.
+    let functionErrors: FunctionErrors
     /// The column names of the last result read as ``UntypedRow``s, shared with the next result named the same.
     let columnNameCache = ColumnNameCache()
     /// The busy handler's state (see ``BusyWait``). A pointer, because SQLite's handler reads and writes it.
@@ -49,6 +50,9 @@ public final class Connection {
     var blobsBeingRewritten: [BlobCell] = []
     /// The writers' turnstile, opened at the first write transaction that queues (see ``WriterTurnstile``).
     var turnstile = TurnstileSlot.unopened
+    /// The database file's device and inode, registered while the connection is open, so that no file operation
+    /// of the library opens it with a descriptor of its own (see ``OpenDatabaseFiles``); `nil` in memory.
+    let fileIdentity: OpenDatabaseFiles.Identity?
 
     /// Opens a connection in the given mode.
     ///
@@ -59,18 +63,23 @@ public final class Connection {
     ///   ``SQLiteError/Kind/databaseNotFound`` or ``SQLiteError/Kind/notADatabase`` when the path does not
     ///   meet the mode's expectation (a directory is not a database), or an SQLite error naming the path.
     public init(_ mode: OpenMode, options: ConnectionOptions = .default) throws(SQLiteError) {
-        let busyWait = BusyWait.allocate(timeout: options.busyTimeout)
+        let interrupts = InterruptHandle()
+        let errors = FunctionErrors()
+        let busyWait = BusyWait.allocate(timeout: options.busyTimeout, interrupts: interrupts, errors: errors)
         do {
             handle = try DatabaseFile.connect(mode, options: options, busyWait: busyWait)
         } catch {
-            busyWait.deallocate()
+            BusyWait.free(busyWait)
             throw error
         }
+        interrupts.attach(handle)
         self.busyWait = busyWait
         self.mode = mode
         self.options = options
-        interruptHandle = InterruptHandle(handle)
-        changeTracker = ChangeTracker(db: handle)
+        interruptHandle = interrupts
+        functionErrors = errors
+        changeTracker = ChangeTracker(db: handle, errors: errors, checksFileMoves: mode != .inMemory)
+        fileIdentity = mode.path.flatMap(OpenDatabaseFiles.register)
     }
 
     /// Creates a new database at `path`, failing if anything already exists there.
@@ -117,7 +126,8 @@ public final class Connection {
         // sqlite3_close_v2 closes at once. The _v2 variant would defer the close rather than fail if a
         // statement were ever leaked, which keeps deinit free of error paths.
         sqlite3_close_v2(handle)
-        busyWait.deallocate()
+        BusyWait.free(busyWait)
+        if let fileIdentity { OpenDatabaseFiles.unregister(fileIdentity) }
     }
 
     /// The path of the database file, or `nil` for an in-memory database.
@@ -222,7 +232,7 @@ public final class Connection {
         }
         return RawStatement(
             handle: statement, sql: sql, functionErrors: functionErrors, tracker: changeTracker,
-            columnNameCache: columnNameCache)
+            columnNameCache: columnNameCache, interrupts: interruptHandle)
     }
 
     /// Checks what follows the first statement: only whitespace, semicolons and comments are allowed.
@@ -245,58 +255,3 @@ public final class Connection {
 
 @available(*, unavailable, message: "A Connection is used by one owner at a time; share it with SharedConnection")
 extension Connection: Sendable {}
-
-/// How a connection behaves once open: what it enforces and how long it waits for locks.
-///
-/// Every connection the library opens uses these options: a ``Connection``, a ``SharedConnection`` and each
-/// connection of a ``ConnectionPool``.
-///
-/// ```swift
-/// let db = try Connection(opening: path)                                        // the defaults
-/// let legacy = try Connection(opening: path, options: .init(enforcesForeignKeys: false))
-/// ```
-public struct ConnectionOptions: Hashable, Sendable {
-    /// How long a connection waits for another connection's lock before failing with a busy error.
-    ///
-    /// The connection retries the lock every millisecond or so until the timeout has passed (SQLite's own
-    /// handler sleeps in steps growing to 100 ms, and loses to a writer that commits often). Zero fails at once.
-    /// Because the library installs its own handler, `PRAGMA busy_timeout` reads 0; setting that pragma
-    /// replaces the library's handler with SQLite's.
-    public var busyTimeout: Duration
-    /// Whether write transactions queue behind writers that were already waiting, across processes. On by
-    /// default.
-    ///
-    /// With queueing, a transaction begun with ``TransactionKind/immediate`` or ``TransactionKind/exclusive``
-    /// through ``Connection/transaction(_:_:)`` (and every ``SharedConnection/write(_:)``) first takes its turn
-    /// at a lock file beside the database, `<database>-turnstile`, which the library creates at the first
-    /// such transaction and never deletes. A writer that commits short transactions back to back then cannot
-    /// starve writers in other processes. No file is created for in-memory or read-only connections, and where
-    /// the file cannot be created (a read-only directory) or locked (platforms other than Linux) writers wait
-    /// for SQLite's lock alone. The whole wait, turn and lock, is bounded by ``busyTimeout``. Writers that do
-    /// not queue (other programs, `execute("BEGIN IMMEDIATE")`, a connection with queueing off) still get the
-    /// lock in the usual way; they only do not take part in the queue.
-    public var queuesWriters: Bool
-    /// Whether foreign keys are enforced (`PRAGMA foreign_keys = ON`). On by default.
-    ///
-    /// SQLite itself leaves foreign keys unenforced unless each connection asks: a `REFERENCES` clause, and
-    /// its `ON DELETE CASCADE`, then do nothing. SQLiteSwiftly turns enforcement on for every connection it
-    /// opens, so that an orphan row is refused with a constraint error naming the table. Turn it off only for a
-    /// database whose existing data breaks its own foreign keys.
-    public var enforcesForeignKeys: Bool
-
-    /// The defaults: a 5-second busy timeout, foreign keys enforced, writers queued.
-    public static let `default` = ConnectionOptions()
-
-    /// Creates options.
-    ///
-    /// - Parameters:
-    ///   - busyTimeout: How long to wait for another connection's lock; 5 seconds by default.
-    ///   - enforcesForeignKeys: Whether foreign keys are enforced; `true` by default.
-    ///   - queuesWriters: Whether write transactions queue at the `<database>-turnstile` lock file; `true` by
-    ///     default.
-    public init(busyTimeout: Duration = .seconds(5), enforcesForeignKeys: Bool = true, queuesWriters: Bool = true) {
-        self.busyTimeout = busyTimeout
-        self.enforcesForeignKeys = enforcesForeignKeys
-        self.queuesWriters = queuesWriters
-    }
-}

@@ -52,20 +52,34 @@ final class WriterTurnstile {
         close(descriptor)  // releases any lock still held
     }
 
+    /// How a wait for the turn ended.
+    enum Entry {
+        /// This writer holds the turn.
+        case entered
+        /// The deadline passed first.
+        case timedOut
+        /// `shouldStop` said so: an interrupt, or the waiting task was cancelled.
+        case stopped
+    }
+
     /// Takes the turn, waiting in the waiting room until `deadline` at the latest.
     ///
-    /// - Returns: Whether this writer holds the turn; `false` when the deadline passed first.
-    func enter(before deadline: ContinuousClock.Instant) -> Bool {
-        if !isLocked(from: Self.waitingRoom, to: nil), lock(Self.turn, type: F_WRLCK) { return true }
+    /// - Parameters:
+    ///   - deadline: When to give up.
+    ///   - shouldStop: Asked at every turn of the wait (every 0.1 to 1 ms); `true` ends the wait.
+    /// - Returns: Whether this writer holds the turn, or why not.
+    func enter(before deadline: ContinuousClock.Instant, shouldStop: () -> Bool) -> Entry {
+        if !isLocked(from: Self.waitingRoom, to: nil), lock(Self.turn, type: F_WRLCK) { return .entered }
         let seat = Self.waitingRoom + off_t(Self.monotonicMicroseconds())
         let seated = lock(seat, type: F_RDLCK)
         defer { if seated { _ = lock(seat, type: F_UNLCK) } }
         while true {
             // The first in line polls the turn often; the others only watch for their turn to come.
             let isFirst = !isLocked(from: Self.waitingRoom, to: seat)
-            if isFirst, lock(Self.turn, type: F_WRLCK) { return true }
+            if isFirst, lock(Self.turn, type: F_WRLCK) { return .entered }
+            if shouldStop() { return .stopped }
             let now = ContinuousClock.now
-            guard now < deadline else { return false }
+            guard now < deadline else { return .timedOut }
             let step = isFirst ? Int.random(in: 100...300) : Int.random(in: 500...1000)
             usleep(microseconds(min(deadline - now, .microseconds(step))))
         }

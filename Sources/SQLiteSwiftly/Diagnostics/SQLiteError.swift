@@ -74,6 +74,10 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         /// default), which wait for the write lock at `BEGIN`. The code is `SQLITE_BUSY` (or
         /// `SQLITE_BUSY_SNAPSHOT` in WAL mode), so ``SQLiteError/isBusy`` is `true`.
         public static let deferredWriteConflict = Kind(rawValue: "deferred write conflict")
+        /// The database file was unlinked, renamed or replaced while the connection had it open. The connection
+        /// still reads and writes the file it opened, which no other program finds at its path any more; writes are
+        /// refused before they commit, and observations end with this error. Open the database again at its path.
+        public static let databaseMoved = Kind(rawValue: "database moved")
     }
 
     /// What kind of failure this is.

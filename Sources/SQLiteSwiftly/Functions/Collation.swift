@@ -105,12 +105,31 @@ public struct Collation: Sendable {
 final class CollationBox {
     let utf8: @Sendable (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> ComparisonResult
     let strings: @Sendable (String, String) -> ComparisonResult
+    /// The connection's interrupt handle and handle, for ``skipsComparison``.
+    let interrupts: InterruptHandle
+    let database: OpaquePointer
 
-    init(_ comparison: Collation.Comparison) {
+    init(_ comparison: Collation.Comparison, interrupts: InterruptHandle, database: OpaquePointer) {
         switch comparison {
         case .utf8(let compare): (utf8, strings) = (compare, { _, _ in .orderedSame })
         case .strings(let compare): (utf8, strings) = ({ _, _ in .orderedSame }, compare)
         }
+        self.interrupts = interrupts
+        self.database = database
+    }
+
+    /// Whether to answer "equal" without calling the collation, because the connection was interrupted.
+    ///
+    /// SQLite's sorter compares without looking at interrupts, so a sort of millions of rows would run its
+    /// comparisons to the end. An interrupted statement's result is never delivered: SQLite's flag is raised again
+    /// here, and `RawStatement.step()` fails a step that returns a row while the flag is raised. That holds for
+    /// reads only: a comparison that places a row in an index must be exact, so while the connection holds a write
+    /// transaction the collation is always called (each call is short; the statement stops at SQLite's next check).
+    @inline(__always) var skipsComparison: Bool {
+        guard interrupts.isRaised else { return false }
+        guard sqlite3_txn_state(database, nil) != SQLITE_TXN_WRITE else { return false }
+        sqlite3_interrupt(database)
+        return true
     }
 }
 
@@ -124,13 +143,15 @@ private typealias CompareCallback =
 private let compareUTF8: CompareCallback = { box, firstCount, first, secondCount, second in
     guard let box else { return 0 }
     return Unmanaged<CollationBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
-        Int32(truncatingIfNeeded: box.utf8(buffer(first, firstCount), buffer(second, secondCount)).rawValue)
+        if box.skipsComparison { return 0 }
+        return Int32(truncatingIfNeeded: box.utf8(buffer(first, firstCount), buffer(second, secondCount)).rawValue)
     }
 }
 
 private let compareStrings: CompareCallback = { box, firstCount, first, secondCount, second in
     guard let box else { return 0 }
     return Unmanaged<CollationBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
+        if box.skipsComparison { return 0 }
         let left = String(decoding: buffer(first, firstCount), as: UTF8.self)
         let right = String(decoding: buffer(second, secondCount), as: UTF8.self)
         return Int32(truncatingIfNeeded: box.strings(left, right).rawValue)
@@ -150,7 +171,8 @@ extension Connection {
         case .utf8: callback = compareUTF8
         case .strings: callback = compareStrings
         }
-        let box = Unmanaged.passRetained(CollationBox(collation.comparison))
+        let box = Unmanaged.passRetained(
+            CollationBox(collation.comparison, interrupts: interruptHandle, database: handle))
         let code = sqlite3_create_collation_v2(
             handle, collation.name, SQLITE_UTF8, box.toOpaque(), callback, releaseBox)
         guard code == SQLITE_OK else {

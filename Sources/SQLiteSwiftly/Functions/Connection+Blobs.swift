@@ -158,7 +158,13 @@ extension Connection {
                 let handle = BlobHandle(blob: blob, database: handle, table: table, column: column, isWritable: true)
                 for try await chunk in chunks {
                     let size = chunk.withUnsafeBytes(\.count)
-                    guard size <= count - offset else { break }
+                    guard size <= count - offset else {
+                        throw SQLiteError(
+                            .misuse,
+                            message: "the chunks hold more than the \(count) bytes announced (\(offset + size) so far); "
+                                + "nothing was written")
+                        .with(table: table, column: column)
+                    }
                     try handle.write(chunk, at: offset)
                     offset += size
                 }
@@ -168,8 +174,10 @@ extension Connection {
                 throw error
             }
             guard offset == count else {
-                throw SQLiteError(.misuse, message: "the chunks do not hold the \(count) bytes announced")
-                    .with(table: table, column: column)
+                throw SQLiteError(
+                    .misuse,
+                    message: "the chunks hold \(offset) bytes, not the \(count) announced; nothing was written")
+                .with(table: table, column: column)
             }
             try execute(SQL(verbatim: "RELEASE \(savepoint)"))
             return offset

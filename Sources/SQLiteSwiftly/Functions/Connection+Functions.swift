@@ -19,7 +19,8 @@ extension Connection {
     ///   ``ResultCode/busy`` when a function is replaced while a statement runs.
     public func add(function: SQLFunction) throws(SQLiteError) {
         let arity = try checkedArity(name: function.name, argumentCount: function.argumentCount)
-        let box = Unmanaged.passRetained(FunctionBox(function, errors: functionErrors)).toOpaque()
+        let box = Unmanaged.passRetained(FunctionBox(function, errors: functionErrors, interrupts: interruptHandle))
+            .toOpaque()
         // SQLite calls releaseBox on failure too, so the box is never leaked.
         let code: Int32
         switch function.implementation {

@@ -191,11 +191,13 @@ extension AggregateStorage where Aggregate: WindowFunction {
 private typealias ValuesCallback = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 private typealias ContextCallback = @convention(c) (OpaquePointer?) -> Void
 
-/// A scalar function's call, and an aggregate's step.
+/// A scalar function's call, and an aggregate's step. Once the connection is interrupted, the statement calls no
+/// more Swift code: the call fails with `SQLITE_INTERRUPT` instead, which ends the statement.
 let functionCall: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
     context, count, values in
     guard let context, let box = sqlite3_user_data(context) else { return }
     Unmanaged<FunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
+        if box.interrupts.isRaised { return sqlite3_result_error_code(context, SQLITE_INTERRUPT) }
         do { try box.call(context, count, values) } catch { box.fail(context, with: error) }
     }
 }
@@ -203,6 +205,7 @@ let functionCall: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<Op
 private let aggregateInverse: ValuesCallback = { context, count, values in
     guard let context, let box = sqlite3_user_data(context) else { return }
     Unmanaged<FunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
+        if box.interrupts.isRaised { return sqlite3_result_error_code(context, SQLITE_INTERRUPT) }
         do { try box.inverse(context, count, values) } catch { box.fail(context, with: error) }
     }
 }
@@ -226,6 +229,8 @@ private let aggregateValue: ContextCallback = { context in
 final class FunctionBox {
     let name: String
     let errors: FunctionErrors
+    /// The connection's interrupt handle, whose flag each call checks first.
+    let interrupts: InterruptHandle
     /// The scalar function, or the aggregate's step. Each callback is a non-optional field of its own, so
     /// that a call borrows it: neither copied out of an enum or optional nor retained.
     let call: SQLFunction.ScalarCall
@@ -233,9 +238,10 @@ final class FunctionBox {
     let value: @Sendable (OpaquePointer) throws -> Void
     let inverse: SQLFunction.ScalarCall
 
-    init(_ function: SQLFunction, errors: FunctionErrors) {
+    init(_ function: SQLFunction, errors: FunctionErrors, interrupts: InterruptHandle) {
         name = function.name
         self.errors = errors
+        self.interrupts = interrupts
         switch function.implementation {
         case .scalar(let call):
             (self.call, final, value, inverse) = (call, { _ in }, { _ in }, { _, _, _ in })
@@ -261,18 +267,36 @@ final class FunctionBox {
     }
 }
 
-/// The Swift errors of a connection's functions, kept until the failing statement reports them: SQLite carries
-/// only a message from a function to the statement, so the statement finds the typed error by that message.
+/// The errors raised inside a step by code the library runs there, kept until the failing statement reports them.
+///
+/// SQLite carries only a message from a Swift function to the statement, so the statement finds the typed error by
+/// that message. The busy handler and the commit hook cannot carry even that: when an interrupt or a cancellation
+/// ends a wait, SQLite reports `SQLITE_BUSY`, and when the commit hook refuses to commit to a file that was moved,
+/// `SQLITE_CONSTRAINT_COMMITHOOK`; each leaves the error that says what happened as the replacement of the next
+/// failure with that code.
 final class FunctionErrors {
     private var recent: [SQLiteError] = []
+    private var replacement: (code: ResultCode, error: SQLiteError)?
 
     func record(_ error: SQLiteError) {
         if recent.count >= 8 { recent.removeFirst() }
         recent.append(error)
     }
 
+    /// Makes the next failure with `code` (compared by primary code) report `error` instead.
+    func replace(_ code: ResultCode, with error: SQLiteError) {
+        replacement = (code, error)
+    }
+
     /// The function error that `error`, a failed step, reports, or `error` itself.
     func resolve(_ error: SQLiteError) -> SQLiteError {
+        if let replacement {
+            self.replacement = nil
+            recent.removeAll()
+            if error.code.primary == replacement.code.primary {
+                return replacement.error.with(sql: error.sql, table: error.table)
+            }
+        }
         guard !recent.isEmpty else { return error }
         defer { recent.removeAll() }
         guard error.code.primary == .error, let match = recent.last(where: { $0.message == error.message }) else {

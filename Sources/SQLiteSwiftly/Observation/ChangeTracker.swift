@@ -65,8 +65,15 @@ final class ChangeTracker {
     /// A transaction that changes more rows than this reports its tables only.
     static let rowIDLimit = 10_000
 
-    init(db: OpaquePointer) {
+    /// The connection's error record: a commit refused because the file moved leaves its error there.
+    private let errors: FunctionErrors
+    /// Whether commits check that the database file is still at its path (a file database).
+    private let checksFileMoves: Bool
+
+    init(db: OpaquePointer, errors: FunctionErrors, checksFileMoves: Bool) {
         self.db = db
+        self.errors = errors
+        self.checksFileMoves = checksFileMoves
         sqlite3_commit_hook(
             db,
             { context in
@@ -248,10 +255,20 @@ final class ChangeTracker {
 
     // MARK: - Commits, here and elsewhere
 
-    /// The commit hook: 0 lets the commit go on; 1, while a transaction body runs, turns it into a rollback.
+    /// The commit hook: 0 lets the commit go on; 1, while a transaction body runs or when the database file was
+    /// moved, turns it into a rollback.
+    ///
+    /// A connection keeps the file it opened after that file is unlinked, renamed or replaced at its path: a commit
+    /// would then land in a file no other program finds, and an interplay of journals with the file now at the path
+    /// can report a commit as failed after it was written. One `stat` of the path per commit (SQLite's
+    /// `SQLITE_FCNTL_HAS_MOVED`) refuses it before anything is written.
     private func willCommit() -> Int32 {
         guard openTransactionBodies == 0 else {
             refusedCommitCount += 1
+            return 1
+        }
+        if checksFileMoves && csqlite_database_has_moved(db) == 1 {
+            errors.replace(.constraint, with: Self.movedError(while: "committing: the transaction was rolled back"))
             return 1
         }
         schemaEpoch &+= 1
@@ -359,6 +376,14 @@ final class ChangeTracker {
 }
 
 extension ChangeTracker {
+    /// The error of an access or a commit refused because the database file was moved.
+    static func movedError(while what: String) -> SQLiteError {
+        SQLiteError(
+            .databaseMoved, code: .ioError,
+            message: "the database file was unlinked, renamed or replaced while open; \(what). Open the database "
+                + "again at its path")
+    }
+
     /// The error of a `COMMIT` or `END` run inside a transaction body.
     @usableFromInline static func commitInBody(sql: String) -> SQLiteError {
         SQLiteError(

@@ -253,6 +253,19 @@ final class ObservationHub: Sendable {
 
     // MARK: - Other connections
 
+    /// The database file moved: wakes every observation (its next fetch fails with the error) and ends every change
+    /// stream.
+    private func endAfterMove() {
+        let subscribers = state.withLock { state in
+            state.poller = nil
+            state.pollerInterval = nil
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        publish((ObservedRegion(isEverything: true), []))
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
     /// Checks the data version at the shortest interval any observer asked for, while anyone observes.
     private func poll() async {
         while true {
@@ -269,9 +282,18 @@ final class ObservationHub: Sendable {
             }
             // The owner is looked up again after the sleep, so that polling never keeps it alive.
             guard let owner = state.withLock({ $0.owner }) else { return }
-            if (try? await owner.otherConnectionCommitted()) == true {
-                let change = DatabaseChange(tables: [], isFromAnotherConnection: true)
-                publish((ObservedRegion(isEverything: true), [change]))
+            do {
+                if try await owner.otherConnectionCommitted() {
+                    let change = DatabaseChange(tables: [], isFromAnotherConnection: true)
+                    publish((ObservedRegion(isEverything: true), [change]))
+                }
+            } catch let error as SQLiteError where error.kind == .databaseMoved {
+                // Every observation fetches again, and its fetch fails with this error, which ends it; change
+                // streams cannot carry an error, and end. Polling stops: there is nothing left to notice.
+                endAfterMove()
+                return
+            } catch {
+                continue  // a busy or interrupted check: the next one will tell
             }
         }
     }

@@ -65,7 +65,7 @@ extension SharedConnection: ObservationOwner {
     }
 
     func startTracking() async throws {
-        try access { _ in }
+        try await access { _ in }
     }
 
     func observedFetch<Value: Sendable>(_ fetch: @escaping @Sendable (Connection) throws -> Value) async throws
@@ -85,7 +85,7 @@ extension SharedConnection: ObservationOwner {
     }
 
     /// Whether another connection or process committed since the last check; see ``ObservationHub``.
-    func otherConnectionCommitted() throws -> Bool {
-        try access { connection in connection.changeTracker.otherConnectionCommitted() }
+    func otherConnectionCommitted() async throws -> Bool {
+        try await access { connection in connection.changeTracker.otherConnectionCommitted() }
     }
 }

@@ -42,10 +42,16 @@
 ///
 /// ## Cancellation and interrupts
 ///
-/// Cancelling the calling task while its body runs interrupts the running statement: the connection's
-/// progress handler checks the task every 1000 SQLite instructions, and the statement fails with
-/// ``ResultCode/interrupt``. A task cancelled before its turn comes throws `CancellationError` without running
-/// its body. ``interrupt()`` stops whatever runs now, from anywhere.
+/// Cancelling the calling task while its body runs interrupts the access, as ``interrupt()`` does: the running
+/// statement fails with ``ResultCode/interrupt``, a wait for a lock or for the writers' turn ends, and the Swift
+/// functions and collations the statement calls are not called again. A task cancelled before its turn comes
+/// throws `CancellationError` without running its body. ``interrupt()`` stops whatever runs now, from anywhere.
+///
+/// ## A moved database
+///
+/// Every access first checks that the database file is still at its path. A file that was unlinked, renamed or
+/// replaced fails the access with ``SQLiteError/Kind/databaseMoved`` before its body runs, and observations end
+/// with that error.
 public actor SharedConnection {
     private let connection: Connection
     private let executor: ConnectionExecutor
@@ -65,7 +71,6 @@ public actor SharedConnection {
     ///   case that the system refuses to create the connection's thread.
     public init(_ mode: OpenMode, options: ConnectionOptions = .default) throws(SQLiteError) {
         let connection = try Connection(mode, options: options)
-        connection.interruptWhenTaskIsCancelled()
         guard let executor = ConnectionExecutor() else {
             throw SQLiteError(.misuse, message: "the system refused to create the SharedConnection's thread")
         }
@@ -89,7 +94,7 @@ public actor SharedConnection {
     ///   when SQLite rolled the transaction back by itself, or `CancellationError`.
     @discardableResult
     public func write<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
-        try access { connection in
+        try await access { connection in
             try connection.transaction(.immediate) { try body(connection) }
         }
     }
@@ -106,7 +111,7 @@ public actor SharedConnection {
     ///   it rolled the read transaction back (its message says whether writes after that were committed on their
     ///   own); `CancellationError`.
     public func read<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
-        try access { connection in
+        try await access { connection in
             try connection.execute("PRAGMA query_only = ON")
             defer { _ = try? connection.execute("PRAGMA query_only = OFF") }
             return try connection.transaction(.deferred) {
@@ -128,7 +133,7 @@ public actor SharedConnection {
     /// - Throws: What `body` throws; ``SQLiteError/Kind/misuse`` when `body` left a transaction open (it is
     ///   rolled back); `CancellationError`.
     public func withConnection<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
-        try access(body)
+        try await access(body)
     }
 
     deinit {
@@ -151,9 +156,23 @@ public actor SharedConnection {
 
     /// The one path to the connection: checks cancellation, runs `body` without ever suspending (so no other
     /// access can interleave), and makes sure no transaction outlives it. It installs the hooks that observations
-    /// need before `body` runs, and delivers the transactions committed by `body` after it.
-    func access<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+    /// need before `body` runs, and delivers the transactions committed by `body` after it. Cancelling the task
+    /// while `body` runs interrupts the connection, for this access only.
+    func access<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
         try Task.checkCancellation()
+        let interrupts = interruptHandle
+        let number = interrupts.currentAccess
+        defer { interrupts.endAccess() }
+        return try await withTaskCancellationHandler {
+            try run(body)
+        } onCancel: {
+            interrupts.interrupt(access: number)
+        }
+    }
+
+    /// Runs one access's body; see ``access(_:)``.
+    private func run<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+        try connection.requireFileInPlace(before: "this access")
         let tracker = connection.changeTracker
         tracker.configure(observationHub.wanted)
         let outcome = Swift.Result { try body(connection) }

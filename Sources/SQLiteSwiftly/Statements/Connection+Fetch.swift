@@ -224,6 +224,7 @@ extension Connection {
                 default: break
                 }
                 position += 1
+                interruptHandle.lower()  // as RawStatement.begin() does
                 var step = sqlite3_step(statement)
                 while step == SQLITE_ROW { step = sqlite3_step(statement) }
                 if step != SQLITE_DONE {

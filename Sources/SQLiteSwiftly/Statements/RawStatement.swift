@@ -23,6 +23,10 @@ final class RawStatement {
     @usableFromInline let tracker: ChangeTracker
     /// The connection's column names of the last ``UntypedRow`` result, shared with later results named the same.
     let columnNameCache: ColumnNameCache
+    /// The connection's interrupt handle: its flag is lowered when a run begins, and a step that returns a row
+    /// while it is raised fails instead (a collation may have stopped comparing for the interrupt: see "Stopping"
+    /// in DESIGN.md).
+    @usableFromInline let interrupts: InterruptHandle
     /// What the statement reads and writes, worked out by the tracker at the first run it saw, and the re-prepare
     /// count then (a re-prepared statement may read other tables: a view was redefined).
     var region: StatementRegion?
@@ -89,8 +93,9 @@ final class RawStatement {
 
     init(
         handle: OpaquePointer, sql: String, functionErrors: FunctionErrors, tracker: ChangeTracker,
-        columnNameCache: ColumnNameCache
+        columnNameCache: ColumnNameCache, interrupts: InterruptHandle
     ) {
+        self.interrupts = interrupts
         self.handle = handle
         self.sql = sql
         self.functionErrors = functionErrors
@@ -142,6 +147,7 @@ final class RawStatement {
         // before its first step (the count is checked, a type's own bind(to:) that binds nothing is refused,
         // and a run that fails while binding clears them all).
         if arena.isInUse { arena.reset() }
+        interrupts.lower()  // as SQLite forgets an interrupt that arrived before a statement starts
         generation &+= 1
     }
 
@@ -165,13 +171,23 @@ final class RawStatement {
         let code = sqlite3_step(handle)
         isStepping = false
         if tracker.isActive { tracker.didStep(self) }
-        if code == SQLITE_ROW { return true }
+        if code == SQLITE_ROW {
+            if interrupts.isRaised { throw interruptedAtRow() }
+            return true
+        }
         if code == SQLITE_DONE {
             sqlite3_reset(handle)
             isMidway = false
             return false
         }
         throw failure(code)
+    }
+
+    /// The error of a step that returned a row after an interrupt, whose row may have been computed without the
+    /// Swift code that the interrupt stopped; the statement is reset.
+    @usableFromInline func interruptedAtRow() -> SQLiteError {
+        abandon()
+        return SQLiteError(.sqlite, code: .interrupt, message: "interrupted", sql: sql).with(table: table)
     }
 
     @usableFromInline func reentered() -> SQLiteError {

@@ -157,7 +157,14 @@ public struct ParameterSlot: ~Copyable {
         // Any other type binds through its own `bind(to:)`, which must bind something: a parameter it skipped
         // would keep the last run's binding, whose text or blob may point into reused arena memory.
         owner._withUnsafeGuaranteedRef { $0.lastBoundParameter = 0 }
-        try value.bind(to: ParameterSlot(marking: self))
+        do {
+            try value.bind(to: ParameterSlot(marking: self))
+        } catch {
+            // A type's own conversion (its `sqliteValue`, or a `bind(to:)` that throws before binding) knows
+            // nothing of where it is bound: the error gets the parameter and SQL here, and the model's table and
+            // column from the write that binds it.
+            throw located(error)
+        }
         guard owner._withUnsafeGuaranteedRef({ $0.lastBoundParameter }) == index else {
             throw boundNothing(Value.self)
         }
@@ -170,6 +177,14 @@ public struct ParameterSlot: ~Copyable {
                 + "it must bind one (bindNull() for NULL)")
         error.parameter = parameterName
         error.sql = owner.takeUnretainedValue().sql
+        return error
+    }
+
+    /// `error`, naming this parameter and the statement's SQL where it names none.
+    @usableFromInline func located(_ error: SQLiteError) -> SQLiteError {
+        var error = error
+        if error.parameter == nil { error.parameter = parameterName }
+        if error.sql == nil { error.sql = owner.takeUnretainedValue().sql }
         return error
     }
 

@@ -119,3 +119,69 @@ private func catalog() throws -> Connection {
         #expect(notNull.table == "items" && notNull.column == "name")
     }
 }
+
+/// A custom type conforming the documented way, whose conversion fails.
+struct Temperature: SQLiteValueConvertible, Sendable {
+    var kelvin: Double
+    static var declaredType: DeclaredType { .real }
+    init(kelvin: Double) { self.kelvin = kelvin }
+    init(sqliteValue: SQLiteValue) throws(SQLiteError) {
+        guard case .real(let value) = sqliteValue else { throw .conversion("not a temperature") }
+        kelvin = value
+    }
+    var sqliteValue: SQLiteValue {
+        get throws(SQLiteError) {
+            guard kelvin >= 0 else { throw .conversion("a temperature below absolute zero cannot be stored") }
+            return .real(kelvin)
+        }
+    }
+}
+
+/// A model with a custom-typed and a Foundation-typed column.
+struct Reading: TableModel, Sendable {
+    var id: Int
+    var temperature: Temperature
+    var amount: Decimal
+    static let tableName = "readings"
+    static let columns = [
+        Column("id", Int.self, primaryKey: true), Column("temperature", Temperature.self),
+        Column("amount", Decimal.self),
+    ]
+    init(id: Int, temperature: Temperature, amount: Decimal) {
+        (self.id, self.temperature, self.amount) = (id, temperature, amount)
+    }
+    init(row: borrowing Row) throws {
+        (id, temperature, amount) = (try row[0], try row[1], try row[2])
+    }
+    func encode(to encoder: inout RowEncoder) throws {
+        try encoder.encode(id)
+        try encoder.encode(temperature)
+        try encoder.encode(amount)
+    }
+}
+
+@Suite struct CustomTypeErrorLocationTests {
+    @Test("a custom or Foundation type's bind error names the table, column and parameter, like Double's")
+    func customTypeLocated() throws {
+        let db = try Connection.inMemory()
+        try db.createTable(for: Reading.self)
+        let insert = try db.makeInsertStatement(for: Reading.self)
+        let cold = try requireSQLiteError {
+            try insert.insert(Reading(id: 1, temperature: .init(kelvin: -1), amount: 1))
+        }
+        #expect(cold.kind == .conversionFailed)
+        #expect((cold.table, cold.column, cold.parameter) == ("readings", "temperature", "?2"))
+        #expect(cold.sql?.hasPrefix("INSERT") == true)
+        let nan = try requireSQLiteError {
+            try insert.insert(Reading(id: 1, temperature: .init(kelvin: 1), amount: .nan))
+        }
+        #expect((nan.table, nan.column, nan.parameter) == ("readings", "amount", "?3"))
+        // Bound as an argument, the error names the parameter and the SQL.
+        let argument = try requireSQLiteError {
+            try db.execute("INSERT INTO readings VALUES (2, :t, 0)", [":t": Temperature(kelvin: -5)])
+        }
+        #expect(argument.parameter == ":t")
+        #expect(argument.sql == "INSERT INTO readings VALUES (2, :t, 0)")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM readings") == 0)
+    }
+}

@@ -30,7 +30,8 @@ extension Connection {
         let start = ContinuousClock.now
         interruptHandle.lower()  // an interrupt that arrived before this transaction is not for it
         let interrupts = interruptHandle
-        switch turnstile.enter(before: start + timeout, shouldStop: { interrupts.isRaised || currentTaskIsCancelled() }) {
+        switch turnstile.enter(before: start + timeout, shouldStop: { interrupts.isRaised || currentTaskIsCancelled() })
+        {
         case .entered: break
         case .timedOut:
             throw SQLiteError(

@@ -89,7 +89,7 @@ enum DatabaseFile {
             let access = mode == .open(path: path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
             do {
                 database = try openHandle(sqlitePath(path), flags: base | access, path: path)
-            } catch where error.code.primary == .cannotOpen && !exists(path) {
+            } catch  where error.code.primary == .cannotOpen && !exists(path) {
                 throw notFound(path)
             }
         }

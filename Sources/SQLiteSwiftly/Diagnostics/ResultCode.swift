@@ -76,6 +76,9 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// A WAL-mode read transaction could not become a write transaction, because another connection committed
     /// since it began reading. The corresponding C constant is `SQLITE_BUSY_SNAPSHOT`.
     public static let busySnapshot = ResultCode(rawValue: 5 | (2 << 8))
+    /// `SQLITE_READONLY_DBMOVED`: the database file was moved or unlinked since it was opened, and SQLite refuses
+    /// to write to it (in rollback-journal mode, its journal would be named after a path that is gone).
+    public static let readOnlyDatabaseMoved = ResultCode(rawValue: 8 | (4 << 8))
     /// A UNIQUE constraint failed. The corresponding C constant is `SQLITE_CONSTRAINT_UNIQUE`.
     public static let constraintUnique = ResultCode(rawValue: 19 | (8 << 8))
     /// A PRIMARY KEY constraint failed. The corresponding C constant is `SQLITE_CONSTRAINT_PRIMARYKEY`.

@@ -213,6 +213,8 @@ extension SQLiteError {
         }
         self.init(resultCode.primary == .notADatabase ? .notADatabase : .sqlite, code: resultCode, message: message)
         self.sql = sql
+        // SQLite's own refusal to write to a moved file (rollback-journal mode): SQLITE_READONLY_DBMOVED.
+        if resultCode == .readOnlyDatabaseMoved { kind = .databaseMoved }
         // Busy inside a transaction that holds only a read lock: SQLite refused to wait (it would deadlock).
         if resultCode.primary == .busy, let db, sqlite3_get_autocommit(db) == 0,
             sqlite3_txn_state(db, nil) == SQLITE_TXN_READ

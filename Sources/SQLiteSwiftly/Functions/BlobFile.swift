@@ -30,7 +30,8 @@ final class BlobFile {
     init(_ path: String, writing: Bool) throws(SQLiteError) {
         self.path = path
         // Closing this descriptor would drop SQLite's locks if the file were an open database or one of its side files.
-        try OpenDatabaseFiles.refuseDatabaseFile(path, for: writing ? "the file a blob is copied to" : "a blob's source")
+        try OpenDatabaseFiles.refuseDatabaseFile(
+            path, for: writing ? "the file a blob is copied to" : "a blob's source")
         descriptor =
             writing ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.failure(writing ? "create" : "open", path) }

@@ -161,8 +161,10 @@ extension Connection {
                     guard size <= count - offset else {
                         throw SQLiteError(
                             .misuse,
-                            message: "the chunks hold more than the \(count) bytes announced (\(offset + size) so far); "
-                                + "nothing was written")
+                            message:
+                                "the chunks hold more than the \(count) bytes announced (\(offset + size) so far); "
+                                + "nothing was written"
+                        )
                         .with(table: table, column: column)
                     }
                     try handle.write(chunk, at: offset)
@@ -176,7 +178,8 @@ extension Connection {
             guard offset == count else {
                 throw SQLiteError(
                     .misuse,
-                    message: "the chunks hold \(offset) bytes, not the \(count) announced; nothing was written")
+                    message: "the chunks hold \(offset) bytes, not the \(count) announced; nothing was written"
+                )
                 .with(table: table, column: column)
             }
             try execute(SQL(verbatim: "RELEASE \(savepoint)"))

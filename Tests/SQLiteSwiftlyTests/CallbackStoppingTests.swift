@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SQLiteSwiftly
+
+/// Swift code that SQLite calls (functions, aggregates, window functions, collations) stops being called once the
+/// connection is interrupted or the task of a shared connection's access is cancelled.
+@Suite struct CallbackStoppingTests {
+    /// A slow function: 2 ms a call, so that 20,000 rows would take 40 seconds.
+    static let slow = SQLFunction("slow") { (value: Int) -> Int in
+        usleep(2000)
+        return value
+    }
+
+    /// A slow aggregate and window function.
+    struct SlowSum: WindowFunction {
+        var total = 0
+        init() {}
+        mutating func step(_ arguments: borrowing FunctionArguments) throws {
+            usleep(2000)
+            total += try arguments.value(at: 0, as: Int?.self) ?? 0
+        }
+        mutating func inverse(_ arguments: borrowing FunctionArguments) throws {
+            usleep(2000)
+            total -= try arguments.value(at: 0, as: Int?.self) ?? 0
+        }
+        func value() throws -> Int { total }
+        func finalize() throws -> Int { total }
+    }
+
+    /// A slow collation: 50 µs a comparison, so that sorting 20,000 rows would take about 15 seconds.
+    static let slowOrder = Collation("SLOW_ORDER") { first, second in
+        usleep(50)
+        return first < second ? .orderedAscending : first == second ? .orderedSame : .orderedDescending
+    }
+
+    private func numbers(_ count: Int = 20_000) throws -> Connection {
+        let db = try Connection.inMemory()
+        try db.execute("CREATE TABLE n(x INTEGER, s TEXT)")
+        try db.execute(
+            SQL(
+                verbatim: """
+                    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < \(count))
+                    INSERT INTO n SELECT i, printf('%08d', (i * 7919) % \(count)) FROM c
+                    """))
+        try db.add(function: Self.slow)
+        try db.add(function: SQLFunction("slow_sum", argumentCount: 1, window: SlowSum.self))
+        try db.add(collation: Self.slowOrder)
+        return db
+    }
+
+    @Test(
+        "an interrupted statement stops calling its Swift code",
+        arguments: [
+            "SELECT sum(slow(x)) FROM n",
+            "SELECT slow_sum(x) FROM n",
+            "SELECT max(w) FROM (SELECT slow_sum(x) OVER (ORDER BY x ROWS 3 PRECEDING) AS w FROM n)",
+            "SELECT s FROM n ORDER BY s COLLATE SLOW_ORDER",
+            "SELECT DISTINCT s COLLATE SLOW_ORDER FROM n",
+        ])
+    func interruptStopsCallbacks(sql: String) throws {
+        let db = try numbers()
+        nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
+        let (error, lateness) = try stopped(
+            {
+                _ = try unsafeDB.fetchAll(UntypedRow.self, SQL(verbatim: sql))
+            }, stop: db.interruptHandle.interrupt)
+        let failure = try #require(error as? SQLiteError)
+        #expect(failure.code == .interrupt)
+        #expect(lateness < stopTolerance, "\(sql) went on \(lateness) after the interrupt")
+        // The connection works normally afterwards, with the same functions and collation.
+        #expect(try db.fetchValue(Int.self, "SELECT slow(41) + 1") == 42)
+        #expect(
+            try db.fetchAll(UntypedRow.self, "SELECT s FROM n WHERE x <= 3 ORDER BY s COLLATE SLOW_ORDER").count == 3)
+    }
+
+    @Test("a cursor over a sort that the interrupt cut short delivers no row")
+    func interruptedSortDeliversNoRow() throws {
+        let db = try numbers()
+        let cursor = try db.fetchCursor(UntypedRow.self, "SELECT s FROM n ORDER BY s COLLATE SLOW_ORDER")
+        nonisolated(unsafe) let unsafeCursor = cursor
+        let (error, _) = try stopped(
+            {
+                _ = try unsafeCursor.next()
+            }, stop: db.interruptHandle.interrupt)
+        #expect((error as? SQLiteError)?.code == .interrupt)
+    }
+
+    @Test("a collation placing rows in an index is never cut short: the index stays whole")
+    func collatedIndexStaysWhole() throws {
+        let db = try numbers(5_000)
+        nonisolated(unsafe) let unsafeDB = db
+        _ = try stopped(
+            after: .milliseconds(50),
+            {
+                try unsafeDB.execute("CREATE INDEX n_s ON n(s COLLATE SLOW_ORDER)")
+            }, stop: db.interruptHandle.interrupt)
+        // Whether the interrupt landed before the index was built or not, the database is consistent.
+        #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
+        try db.execute("INSERT INTO n VALUES (0, '00000000')")
+        #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
+    }
+
+    @Test("cancelling a shared connection's read stops its Swift functions and collations")
+    func cancellationStopsCallbacks() async throws {
+        let shared = try SharedConnection(.inMemory)
+        let queries = [
+            "SELECT sum(slow(x)) FROM n", "SELECT count(*) FROM (SELECT s FROM n ORDER BY s COLLATE SLOW_ORDER)",
+        ]
+        for sql in queries {
+            let running = TestFlag()
+            let ended = Mutex<ContinuousClock.Instant?>(nil)
+            try await shared.withConnection { db in
+                try db.execute("DROP TABLE IF EXISTS n")
+                try db.execute("CREATE TABLE n(x INTEGER, s TEXT)")
+                try db.execute(
+                    """
+                    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000)
+                    INSERT INTO n SELECT i, printf('%08d', (i * 7919) % 20000) FROM c
+                    """)
+                // The first call says the statement runs; the end of the statement is noted on the connection's
+                // thread, since the test's own task may resume much later on a busy machine.
+                try db.add(
+                    function: SQLFunction("slow") { (value: Int) -> Int in
+                        running.set()
+                        usleep(2000)
+                        return value
+                    })
+                try db.add(
+                    collation: Collation("SLOW_ORDER") { first, second in
+                        running.set()
+                        usleep(50)
+                        return first < second ? .orderedAscending : first == second ? .orderedSame : .orderedDescending
+                    })
+            }
+            let task = Task {
+                try await shared.read { db in
+                    defer { ended.withLock { $0 = .now } }
+                    return try db.fetchValue(Int.self, SQL(verbatim: sql))
+                }
+            }
+            let cancelledAt = await cancel(task, once: running)
+            let failure = try #require(await task.result.failure as? SQLiteError)
+            #expect(failure.code == .interrupt)
+            let lateness = try #require(ended.withLock { $0 }) - cancelledAt
+            #expect(lateness < stopTolerance, "\(sql) went on \(lateness) after the cancellation")
+        }
+        #expect(try await shared.read { db in try db.fetchValue(Int.self, "SELECT slow(1)") } == 1)
+    }
+}

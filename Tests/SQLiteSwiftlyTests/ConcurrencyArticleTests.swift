@@ -50,4 +50,21 @@ import Testing
         let mode = try await pool.read { db in try db.fetchValue(String.self, "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
+
+    @Test("every connection of a pool gets the options' synchronous mode and setup statements")
+    func perConnectionSettings() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("settings.sqlite")
+        // BEGIN Concurrency: per-connection settings
+        let options = ConnectionOptions(
+            synchronous: .normal,  // WAL: durable through crashes; a power loss may undo the last commits
+            setupStatements: ["PRAGMA cache_size = -20000"])
+        let pool = try ConnectionPool(.create(path: path), options: options)
+        // END Concurrency: per-connection settings
+        let settings = try await pool.read { db in
+            [try db.fetchValue(Int.self, "PRAGMA synchronous"), try db.fetchValue(Int.self, "PRAGMA cache_size")]
+        }
+        #expect(settings == [1, -20000])
+        #expect(try await pool.write { db in try db.fetchValue(Int.self, "PRAGMA synchronous") } == 1)
+    }
 }

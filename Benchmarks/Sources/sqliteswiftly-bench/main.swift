@@ -8,7 +8,7 @@ import RawC
 
 // sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT] [--implementations TEXT]
 //                     [--store memory|wal] [--script MEGABYTES]
-//                     [--transactions N] [--observation]
+//                     [--transactions N] [--synchronous N] [--observation]
 //
 // --only keeps the workloads whose name contains TEXT ("streaming" for the streaming table); --implementations
 // keeps the implementations whose name contains TEXT (or one of several TEXTs separated by `|`), plus the raw C
@@ -32,6 +32,7 @@ struct Options {
     var blobMemory: Int?
     var scriptMegabytes: Int?
     var transactions: Int?
+    var synchronousCommits: Int?
     var observation = false
 
     init(_ arguments: [String]) throws {
@@ -64,6 +65,7 @@ struct Options {
                 blobMemory = Int(try value(argument)) ?? 1_000_000_000
             case "--script": scriptMegabytes = try integer(argument)
             case "--transactions": transactions = try integer(argument)
+            case "--synchronous": synchronousCommits = try integer(argument)
             case "--functions-lifecycle":
                 functionsLifecycle = Int(try value(argument)) ?? 100
             case "--stream-child":
@@ -224,6 +226,10 @@ do {
     }
     if let count = options.transactions {
         try TransactionBench.run(count: count)
+        exit(0)
+    }
+    if let count = options.synchronousCommits {
+        try await TransactionBench.synchronousModes(count: count)
         exit(0)
     }
     if let megabytes = options.scriptMegabytes {

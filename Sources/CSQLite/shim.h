@@ -108,4 +108,50 @@ static inline int csqlite_database_has_moved(sqlite3 *db) {
     return sqlite3_file_control(db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK ? (moved != 0) : -1;
 }
 
+// MARK: file-change notification (Linux)
+
+#ifdef __linux__
+#include <sys/vfs.h>
+#include <sys/eventfd.h>
+#endif
+
+/// Whether the file system holding `path` is one whose changes by other machines inotify cannot report (NFS, SMB
+/// and CIFS, FUSE, Ceph, 9P, AFS, Lustre, GlusterFS...): 1 if so, 0 if not, -1 when it cannot be told (or not on
+/// Linux). Observation polls there instead of waiting for file events.
+static inline int csqlite_is_network_file_system(const char *path) {
+#ifdef __linux__
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    switch ((unsigned long)info.f_type) {
+    case 0x6969UL:      /* NFS */
+    case 0x517BUL:      /* SMB */
+    case 0xFE534D42UL:  /* SMB2 */
+    case 0xFF534D42UL:  /* CIFS */
+    case 0x65735546UL:  /* FUSE */
+    case 0x00C36400UL:  /* Ceph */
+    case 0x01021997UL:  /* 9P */
+    case 0x5346414FUL:  /* AFS */
+    case 0x6B414653UL:  /* kAFS */
+    case 0x0BD00BD0UL:  /* Lustre */
+    case 0x47504653UL:  /* GPFS */
+    case 0x564C4453UL:  /* VirtualBox shared folders */
+        return 1;
+    default:
+        return 0;
+    }
+#else
+    (void)path;
+    return -1;
+#endif
+}
+
+/// An eventfd (Linux) that wakes a thread blocked in `poll`, or -1 elsewhere.
+static inline int csqlite_make_wake_descriptor(void) {
+#ifdef __linux__
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+#else
+    return -1;
+#endif
+}
+
 #endif

@@ -50,7 +50,8 @@ enum TransactionBench {
             for (label, mode) in modes {
                 let path = files.next()
                 do {
-                    let pool = try ConnectionPool(.create(path: path), readerCount: 1, options: .init(synchronous: mode))
+                    let pool = try ConnectionPool(
+                        .create(path: path), readerCount: 1, options: .init(synchronous: mode))
                     try await pool.write { db in try db.execute("CREATE TABLE t (x INTEGER NOT NULL)") }
                     let start = now()
                     for value in 0..<count {

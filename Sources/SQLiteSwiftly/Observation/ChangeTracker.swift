@@ -334,6 +334,12 @@ final class ChangeTracker {
         return (committedRegion, committedChanges)
     }
 
+    /// Whether databases are attached to the connection (`ATTACH`): the file watcher watches the main database's
+    /// files only, so the hub polls for those (`sqlite3_db_name`: 0 is `main`, 1 `temp`, then the attached ones).
+    var hasAttachedDatabases: Bool {
+        sqlite3_db_name(db, 2) != nil
+    }
+
     /// Whether another connection or process committed since the last check.
     func otherConnectionCommitted() -> Bool {
         let version = readDataVersion()

@@ -25,6 +25,8 @@ final class ObservationHub: Sendable {
         var isCancelled = false
         var waiter: CheckedContinuation<Bool, Never>?
         var interval: Duration
+        /// Whether the observer takes file events (see ``ObservationOptions/watchesFiles``) rather than polling.
+        var watchesFiles: Bool
     }
 
     private struct State {
@@ -36,6 +38,17 @@ final class ObservationHub: Sendable {
         /// The interval the poller sleeps now: an observer that asks for a shorter one restarts it.
         var pollerInterval: Duration?
         var pollsOtherConnections = false
+        /// The database file, for the file watcher.
+        var databasePath: String?
+        /// The file watcher while an observer takes file events; `watcherFailed` once it could not start here.
+        var watcher: FileChangeWatcher?
+        var watcherFailed = false
+        /// Whether the task that checks after file events runs, and when the last event came.
+        var isCheckingAfterEvents = false
+        var lastFileEvent = ContinuousClock.Instant.now
+        /// Whether the connection has attached databases, whose files the watcher does not watch: then every
+        /// observer polls too.
+        var hasAttachedDatabases = false
         /// The observations whose last fetch read each table (by key), so that a commit finds the ones it touches
         /// without looking at the others.
         var readers: [String: Set<Int>] = [:]
@@ -56,6 +69,12 @@ final class ObservationHub: Sendable {
             }
         }
         weak var owner: SharedConnection?
+
+        /// The interval the poller must check at: the shortest of the observers that poll (all of them when the
+        /// file watcher is not running), or `nil` when none polls.
+        var pollingInterval: Duration? {
+            observers.values.filter { !$0.watchesFiles || watcher == nil || hasAttachedDatabases }.map(\.interval).min()
+        }
     }
 
     private let state = TrackedMutex(State())
@@ -80,17 +99,20 @@ final class ObservationHub: Sendable {
         state.withLock { state in
             state.owner = owner
             state.pollsOtherConnections = owner.mode != .inMemory
+            state.databasePath = owner.mode.path
         }
     }
 
     // MARK: - Registration
 
     /// Registers an observation; `nil` when the owner is gone.
-    func addObserver(interval: Duration) -> Int? {
+    func addObserver(options: ObservationOptions) -> Int? {
         state.withLock { state -> Int? in
             guard !state.isClosed else { return nil }
             state.nextID += 1
-            state.observers[state.nextID] = Observer(interval: ObservationOptions.usable(interval))
+            state.observers[state.nextID] = Observer(
+                interval: ObservationOptions.usable(options.otherConnectionCheckInterval),
+                watchesFiles: options.watchesFiles)
             state.fetching.insert(state.nextID)
             update(&state)
             return state.nextID
@@ -98,14 +120,15 @@ final class ObservationHub: Sendable {
     }
 
     /// Registers a change subscriber; returns `false` (and finishes it) when the owner is gone.
-    func addSubscriber(_ continuation: AsyncStream<DatabaseChange>.Continuation, interval: Duration) -> Int? {
+    func addSubscriber(_ continuation: AsyncStream<DatabaseChange>.Continuation, options: ObservationOptions) -> Int? {
         let id = state.withLock { state -> Int? in
             guard !state.isClosed else { return nil }
             state.nextID += 1
             state.subscribers[state.nextID] = continuation
             // A subscriber takes part in polling with an observer entry that is never waited on.
             state.observers[-state.nextID] = Observer(
-                region: ObservedRegion(), interval: ObservationOptions.usable(interval))
+                region: ObservedRegion(), interval: ObservationOptions.usable(options.otherConnectionCheckInterval),
+                watchesFiles: options.watchesFiles)
             update(&state)
             return state.nextID
         }
@@ -146,24 +169,52 @@ final class ObservationHub: Sendable {
         for subscriber in subscribers { subscriber.finish() }
     }
 
-    /// Recomputes the wanted hooks, and starts or stops polling.
+    /// Recomputes the wanted hooks, and starts or stops the file watcher and polling.
+    ///
+    /// Observers that take file events share one watcher; the others, and all of them where the watcher cannot
+    /// start, are served by the poller at the shortest interval any of them asked for.
     private func update(_ state: inout State) {
         let tracks = !state.observers.isEmpty
         wantedBits.store((tracks ? 1 : 0) | (state.subscribers.isEmpty ? 0 : 2), ordering: .releasing)
-        if let poller = state.poller, let sleeping = state.pollerInterval,
-            let shortest = state.observers.values.map(\.interval).min(), shortest < sleeping
+        let notices = tracks && !state.isClosed && state.pollsOtherConnections
+        let wantsEvents = notices && state.observers.values.contains(where: \.watchesFiles)
+        if wantsEvents && state.watcher == nil && !state.watcherFailed, let path = state.databasePath {
+            state.watcher = FileChangeWatcher.start(databasePath: path) { [weak self] in self?.filesChanged() }
+            state.watcherFailed = state.watcher == nil
+        } else if !wantsEvents, let watcher = state.watcher {
+            watcher.stop()
+            state.watcher = nil
+        }
+        let pollInterval = state.pollingInterval
+        if let poller = state.poller, let sleeping = state.pollerInterval, let shortest = pollInterval,
+            shortest < sleeping
         {
             // A new observer asks for a shorter interval than the poller sleeps: it must not wait that sleep out.
             poller.cancel()
             state.poller = nil
             state.pollerInterval = nil
         }
-        if tracks && state.poller == nil && !state.isClosed && state.pollsOtherConnections {
+        if notices && pollInterval != nil && state.poller == nil {
             state.poller = Task { [weak self] in await self?.poll() }
-        } else if !tracks, let poller = state.poller {
+        } else if !notices || pollInterval == nil, let poller = state.poller {
             poller.cancel()
             state.poller = nil
             state.pollerInterval = nil
+        }
+    }
+
+    /// How other connections' commits are being noticed now: by file events, by polling, or both (for tests).
+    var noticing: (watchesFiles: Bool, polls: Bool) {
+        state.withLock { ($0.watcher != nil, $0.poller != nil) }
+    }
+
+    /// Records whether the connection has attached databases (at the end of each access while anything is
+    /// observed), and starts or stops polling for them.
+    func noteAttachedDatabases(_ attached: Bool) {
+        state.withLock { state in
+            guard state.hasAttachedDatabases != attached else { return }
+            state.hasAttachedDatabases = attached
+            update(&state)
         }
     }
 
@@ -259,6 +310,9 @@ final class ObservationHub: Sendable {
         let subscribers = state.withLock { state in
             state.poller = nil
             state.pollerInterval = nil
+            state.watcher?.stop()
+            state.watcher = nil
+            state.watcherFailed = true
             defer { state.subscribers = [:] }
             return Array(state.subscribers.values)
         }
@@ -271,7 +325,7 @@ final class ObservationHub: Sendable {
         while true {
             let next = state.withLock { state -> Duration? in
                 guard state.owner != nil, !Task.isCancelled else { return nil }
-                state.pollerInterval = state.observers.values.map(\.interval).min()
+                state.pollerInterval = state.pollingInterval
                 return state.pollerInterval
             }
             guard let interval = next else { return }
@@ -280,21 +334,69 @@ final class ObservationHub: Sendable {
             } catch {
                 return  // cancelled: nobody observes any more
             }
-            // The owner is looked up again after the sleep, so that polling never keeps it alive.
-            guard let owner = state.withLock({ $0.owner }) else { return }
-            do {
-                if try await owner.otherConnectionCommitted() {
-                    let change = DatabaseChange(tables: [], isFromAnotherConnection: true)
-                    publish((ObservedRegion(isEverything: true), [change]))
+            guard await checkOtherConnections() else { return }
+        }
+    }
+
+    /// Checks the data version on the owner, and publishes a change of every table when another connection or
+    /// process committed; returns `false` when nothing is left to check (the owner is gone, or its file moved).
+    private func checkOtherConnections() async -> Bool {
+        // The owner is looked up each time, so that checking never keeps it alive.
+        guard let owner = state.withLock({ $0.owner }) else { return false }
+        do {
+            if try await owner.otherConnectionCommitted() {
+                let change = DatabaseChange(tables: [], isFromAnotherConnection: true)
+                publish((ObservedRegion(isEverything: true), [change]))
+            }
+        } catch let error as SQLiteError where error.kind == .databaseMoved {
+            // Every observation fetches again, and its fetch fails with this error, which ends it; change
+            // streams cannot carry an error, and end. Polling stops: there is nothing left to notice.
+            endAfterMove()
+            return false
+        } catch {
+            // A busy or interrupted check: the next one will tell.
+        }
+        return true
+    }
+
+    /// The file watcher saw the database's files change: checks the data version at once, then, while events keep
+    /// coming, every ``eventCheckInterval``, and once more when no event came for that long.
+    ///
+    /// The last check is needed: in WAL mode another process's commit becomes visible when it updates the WAL index
+    /// in shared memory, after its last write to the WAL, and a change to mapped memory raises no event; a check that
+    /// ran between the two would miss the commit. The interval also bounds the checks that this process's own writes
+    /// cause (their events are the same): at most two per interval, however fast the writes come.
+    private func filesChanged() {
+        let start = state.withLock { state -> Bool in
+            state.lastFileEvent = .now
+            guard !state.isCheckingAfterEvents else { return false }
+            state.isCheckingAfterEvents = true
+            return true
+        }
+        guard start else { return }
+        Task { [weak self] in
+            while let hub = self {
+                let seen = hub.state.withLock { $0.lastFileEvent }
+                guard await hub.checkOtherConnections() else { return hub.endChecksAfterEvents() }
+                try? await Task.sleep(for: Self.eventCheckInterval)
+                guard hub.state.withLock({ $0.lastFileEvent == seen }) else { continue }
+                // Quiet since the check: the last one, unless an event comes while it runs.
+                guard await hub.checkOtherConnections() else { return hub.endChecksAfterEvents() }
+                let done = hub.state.withLock { state -> Bool in
+                    guard state.lastFileEvent == seen else { return false }
+                    state.isCheckingAfterEvents = false
+                    return true
                 }
-            } catch let error as SQLiteError where error.kind == .databaseMoved {
-                // Every observation fetches again, and its fetch fails with this error, which ends it; change
-                // streams cannot carry an error, and end. Polling stops: there is nothing left to notice.
-                endAfterMove()
-                return
-            } catch {
-                continue  // a busy or interrupted check: the next one will tell
+                if done { return }
             }
         }
+    }
+
+    /// How often the data version is checked while file events keep coming, and how long after the last one it is
+    /// checked once more.
+    static let eventCheckInterval: Duration = .milliseconds(10)
+
+    private func endChecksAfterEvents() {
+        state.withLock { $0.isCheckingAfterEvents = false }
     }
 }

@@ -95,8 +95,7 @@ public struct QueryObservation<Value: Sendable>: AsyncSequence, Sendable {
         private mutating func produce() async throws -> Value? {
             guard let registration else {
                 guard let owner = observation.owner.owner,
-                    let id = owner.observationHub.addObserver(
-                        interval: observation.options.otherConnectionCheckInterval)
+                    let id = owner.observationHub.addObserver(options: observation.options)
                 else { return nil }
                 let registration = Registration(hub: owner.observationHub, id: id)
                 self.registration = registration
@@ -153,25 +152,43 @@ extension QueryObservation where Value: Equatable {
 }
 
 /// How an observation notices changes made by other connections and processes.
+///
+/// A commit made through the observed ``SharedConnection`` or ``ConnectionPool`` is noticed at once. Another
+/// connection's or process's commit is noticed when the database's files change on disk, through the operating
+/// system's file-change notification (inotify on Linux), within a few milliseconds and at no cost while nothing
+/// changes. Where the platform or the file system cannot report changes (Apple platforms, network file systems such
+/// as NFS or SMB), or when ``watchesFiles`` is `false`, the data version is checked every
+/// ``otherConnectionCheckInterval`` instead.
 public struct ObservationOptions: Sendable, Hashable {
-    /// How often the data version is checked for commits made by other connections or processes, while anything
-    /// is observed: 100 milliseconds by default. A commit made through the observed ``SharedConnection`` or
-    /// ``ConnectionPool`` itself is noticed at once, whatever this interval.
+    /// How often the data version is checked for commits made by other connections or processes where file events
+    /// are not used (see ``watchesFiles``): 100 milliseconds by default.
     ///
     /// Each check is one `PRAGMA data_version` on the writing connection, waiting its turn behind writes. When
     /// several observations ask for different intervals, the shortest one applies, from the moment it is asked
     /// for. The interval used is at least 1 millisecond and at most one day, whatever this property says.
     public var otherConnectionCheckInterval: Duration
+    /// Whether other processes' commits are noticed through file-change notifications, where the platform and the
+    /// file system offer them, rather than by checking every ``otherConnectionCheckInterval``. `true` by default.
+    ///
+    /// With file events, an idle observation costs nothing: a thread waits in the kernel, and wakes only when the
+    /// database's files change; the data version is then checked once, to tell another connection's commit from
+    /// this process's own writes. Turn it off to poll instead, for instance where the database's directory is
+    /// changed so often by other files that the events would cost more than polling.
+    public var watchesFiles: Bool
 
-    /// The defaults: other connections are checked every 100 milliseconds.
+    /// The defaults: file events where available, otherwise a check every 100 milliseconds.
     public static let `default` = ObservationOptions()
 
     /// Creates options.
     ///
-    /// - Parameter otherConnectionCheckInterval: How often to check for commits of other connections and
-    ///   processes; 100 milliseconds by default, at least 1 millisecond and at most one day.
-    public init(otherConnectionCheckInterval: Duration = .milliseconds(100)) {
+    /// - Parameters:
+    ///   - otherConnectionCheckInterval: How often to check for commits of other connections and processes where
+    ///     file events are not used; 100 milliseconds by default, at least 1 millisecond and at most one day.
+    ///   - watchesFiles: Whether to notice other processes' commits through file-change notifications where
+    ///     available; `true` by default.
+    public init(otherConnectionCheckInterval: Duration = .milliseconds(100), watchesFiles: Bool = true) {
         self.otherConnectionCheckInterval = Self.usable(otherConnectionCheckInterval)
+        self.watchesFiles = watchesFiles
     }
 
     /// An interval brought within 1 millisecond and one day: shorter would spin, longer can overflow the clock

@@ -58,7 +58,7 @@ extension SharedConnection: ObservationOwner {
     public nonisolated func changes(options: ObservationOptions = .default) -> AsyncStream<DatabaseChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: DatabaseChange.self)
         let hub = observationHub
-        if let id = hub.addSubscriber(continuation, interval: options.otherConnectionCheckInterval) {
+        if let id = hub.addSubscriber(continuation, options: options) {
             continuation.onTermination = { _ in hub.remove(id) }
         }
         return stream

@@ -183,7 +183,10 @@ public actor SharedConnection {
                 throw Self.strayTransaction
             }
         }
-        if tracker.isActive { observationHub.publish(tracker.takeCommitted()) }
+        if tracker.isActive {
+            observationHub.publish(tracker.takeCommitted())
+            observationHub.noteAttachedDatabases(tracker.hasAttachedDatabases)
+        }
         return try outcome.get()
     }
 

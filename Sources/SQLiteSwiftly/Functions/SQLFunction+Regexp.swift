@@ -1,24 +1,54 @@
 import CSQLiteSwiftly
 import Synchronization
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 extension SQLFunction {
     /// `regexp(pattern, text)`, which SQLite calls for `text REGEXP pattern`: whether the pattern matches
-    /// anywhere in the text, with the standard library's `Regex` syntax.
+    /// anywhere in the text.
     ///
     /// ```swift
     /// try db.add(function: .regexp())
     /// let codes = try db.fetchAll(String.self, "SELECT code FROM parts WHERE code REGEXP '^[A-Z]{2}-[0-9]+$'")
     /// ```
     ///
+    /// The matcher is the library's own, in Swift, with the same results on every platform. It runs in time
+    /// proportional to the pattern's size times the text's length at worst, whatever the pattern: no
+    /// pattern makes it backtrack (a lazily built DFA over the text's UTF-8 bytes, which hands over to a
+    /// simulation of the pattern's automaton when its cache of states is full). It matches Unicode scalars of
+    /// the text as stored, without normalization: a precomposed `é` does not match `e` followed by a combining
+    /// accent.
+    ///
+    /// The syntax is close to POSIX extended regular expressions, with the usual escapes:
+    ///
+    /// | syntax | matches |
+    /// | --- | --- |
+    /// | a character | itself; metacharacters `. [ ] ( ) * + ? { } \| ^ $ \` are escaped with `\` |
+    /// | `.` | any character except a line feed (`\n`); with the `s` flag, any character |
+    /// | `[abc]`, `[a-z]`, `[^abc]` | one character of the set, of a range (by code point), not in the set (a line feed included) |
+    /// | `[[:alpha:]]` | a POSIX class, in its ASCII definition: `alpha digit alnum upper lower space blank punct print graph cntrl xdigit` |
+    /// | `\d` `\w` `\s` | an ASCII digit; an ASCII letter, digit or `_`; a space, `\t`, `\n`, `\v`, `\f` or `\r` |
+    /// | `\D` `\W` `\S` | any character but those (any non-ASCII character for `\D` and `\W`) |
+    /// | `\t` `\n` `\r` `\f` `\v` | tab, line feed, carriage return, form feed, vertical tab |
+    /// | `\xhh`, `\x{h...}`, `\uhhhh`, `\u{h...}` | the character with that hexadecimal code point |
+    /// | `x*` `x+` `x?` | zero or more, one or more, zero or one `x` |
+    /// | `x{m}` `x{m,}` `x{m,n}` | `m`, at least `m`, from `m` to `n` times `x` (counts up to 1,000) |
+    /// | `x|y` | `x` or `y` |
+    /// | `(x)`, `(?:x)` | a group (nothing is captured: `REGEXP` only answers yes or no) |
+    /// | `^`, `$` | the start, the end of the text (not of a line) |
+    /// | `\b`, `\B` | a word boundary (an ASCII word character on one side only), not a word boundary |
+    /// | `(?i)`, `(?s)`, `(?is)` | at the very start: ignore case; `.` matches a line feed too |
+    ///
+    /// In a bracket expression, `]` first is a literal, as is `-` first or last; a backslash starts an escape
+    /// (`[\]\\]`, `[\d_]`), unlike POSIX. A lazy repetition (`*?`, `+?`, `??`, `{m,n}?`) is accepted and means the
+    /// same as the greedy one. Ignoring case, ASCII letters match both cases; a non-ASCII character written on
+    /// its own (`é`, not within a range) also matches its one-character uppercase and lowercase forms (`É`).
+    /// Backreferences, lookaround, possessive repetitions, named classes other than the above, and flags
+    /// anywhere but at the start are refused, as is a pattern that compiles to more than 10,000 instructions
+    /// (counted repetitions copy what they repeat).
+    ///
     /// A pattern that is the same for every row (a literal or a bound value) is compiled once per run of the
-    /// statement, not once per row. NULL on either side gives NULL. A pattern that does not compile, or a value
-    /// that is not text, makes the statement fail with ``SQLiteError/Kind/functionFailed``.
+    /// statement, not once per row. NULL on either side gives NULL. A pattern that does not compile says what
+    /// is wrong and at which character (counted from 1), and, like a value that is not text or text that is
+    /// not valid UTF-8, makes the statement fail with ``SQLiteError/Kind/functionFailed``.
     ///
     /// - Parameter options: How SQLite may use the function; deterministic and direct-only by default.
     /// - Returns: The function, to add to a connection.
@@ -26,8 +56,15 @@ extension SQLFunction {
         regexp(options: options, counter: nil)
     }
 
-    /// ``regexp(options:)``, counting the patterns it compiles in `counter` (for tests and benchmarks).
-    static func regexp(options: Options, counter: PatternCounter?) -> SQLFunction {
+    /// ``regexp(options:)``, counting the patterns it compiles in `counter`, with a bound on each pattern's DFA
+    /// cache and a stop check (for tests and benchmarks).
+    ///
+    /// `stopRequested` is called every 65,536 bytes or steps of a match; when it returns `true`, the statement
+    /// fails with ``ResultCode/interrupt``, as after ``Connection/interruptHandle``'s `interrupt()`.
+    static func regexp(
+        options: Options, counter: PatternCounter?, memoryLimit: Int = LazyDFA.defaultMemoryLimit,
+        stopRequested: @escaping @Sendable () -> Bool = { false }
+    ) -> SQLFunction {
         SQLFunction(
             name: "regexp", argumentCount: 2, options: options,
             implementation: .scalar { context, count, values in
@@ -37,27 +74,31 @@ extension SQLFunction {
                     pattern = Unmanaged<CompiledPattern>.fromOpaque(cached).takeUnretainedValue()
                 } else {
                     guard let text: String = try arguments[0] else { return sqlite3_result_null(context) }
-                    pattern = try CompiledPattern(text)
+                    pattern = try CompiledPattern(text, memoryLimit: memoryLimit)
                     counter?.count.add(1, ordering: .relaxed)
                     // SQLite keeps the pattern while the argument stays the same, and releases it after.
                     sqlite3_set_auxdata(context, 0, Unmanaged.passRetained(pattern).toOpaque(), releaseBox)
                 }
-                guard let text: String = try arguments[1] else { return sqlite3_result_null(context) }
-                sqlite3_result_int(context, try pattern.regex.firstMatch(in: text) == nil ? 0 : 1)
+                let value = try arguments.pointer(at: 1)
+                let type = sqlite3_value_type(value)
+                if type == SQLITE_NULL { return sqlite3_result_null(context) }
+                guard type == SQLITE_TEXT else {
+                    throw FunctionArguments.located(StoredValue.mismatch(expected: .text, found: type), index: 1)
+                }
+                // sqlite3_value_text before sqlite3_value_bytes: the documented order that avoids a conversion.
+                guard let bytes = sqlite3_value_text(value) else { throw SQLiteError.outOfMemory("reading TEXT") }
+                let text = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+                do throws(SQLiteError) {
+                    // Issue #27: the connection's "interrupted" flag is to be checked here (tests inject their own check).
+                    let matched = try pattern.matches(text, stopRequested: stopRequested)
+                    sqlite3_result_int(context, matched ? 1 : 0)
+                } catch where error.code == .interrupt {
+                    // The statement ends as an interrupted one does: SQLITE_INTERRUPT, message "interrupted".
+                    sqlite3_result_error_code(context, SQLITE_INTERRUPT)
+                } catch {
+                    throw FunctionArguments.located(error, index: 1)
+                }
             })
-    }
-}
-
-/// A compiled REGEXP pattern, kept by SQLite as the pattern argument's auxiliary data.
-final class CompiledPattern {
-    let regex: Regex<AnyRegexOutput>
-
-    init(_ pattern: String) throws(SQLiteError) {
-        do {
-            regex = try Regex(pattern)
-        } catch {
-            throw SQLiteError(.misuse, message: "the pattern is not a valid regular expression: \(error)")
-        }
     }
 }
 

@@ -27,7 +27,8 @@
             literals: ["a", "b", "é", "中", "😀", "\u{301}"], ranges: ["a-b", "b-c"],
             text: ["a", "b", "é", "e", "中", "😀", "😁", "\u{301}", "\n"], asciiClasses: false)
         static let caseless = Alphabet(
-            literals: ["a", "b", "A", "B", "é", "É"], ranges: ["a-b", "A-B"], text: ["a", "b", "A", "B", "é", "É", "c"],
+            literals: ["a", "b", "A", "B", "é", "É"], ranges: ["a-b", "A-B"],
+            text: ["a", "b", "A", "B", "é", "É", "c"],
             asciiClasses: false)
 
         @Test("ASCII patterns with classes, anchors and word boundaries agree with glibc")

@@ -45,7 +45,8 @@ struct InvalidPattern: CustomTestStringConvertible, Sendable {
         .init("a(?i)b", 2, "flags such as (?i) are only allowed at the start"),
         .init("(?m)a", 3, "unknown flag 'm': only i and s are"), .init("(?i:a)", 4, "scoped flags"),
         .init("(?i", 1, "missing ')' after the flags"), .init("(?=a)", 1, "lookaround and named groups"),
-        .init("a(?!b)", 2, "lookaround"), .init("(?<n>a)", 1, "named groups"), .init("(?#x)", 1, "unknown group syntax"),
+        .init("a(?!b)", 2, "lookaround"), .init("(?<n>a)", 1, "named groups"),
+        .init("(?#x)", 1, "unknown group syntax"),
         .init("é*+", 3, "cannot follow another"), .init("日本(語", 3, "missing ')'"), .init("😀😀)", 3, "unmatched ')'"),
         .init(String(repeating: "(", count: 101) + String(repeating: ")", count: 101), 101, "nest more than 100"),
     ]
@@ -67,9 +68,10 @@ struct InvalidPattern: CustomTestStringConvertible, Sendable {
 
     @Test("a pattern that compiles to more than 10,000 instructions is refused, a smaller one is not")
     func sizeCap() throws {
-        for pattern in ["(a{1000}){11}", "((((a{11}){10}){10}){10})", "(.{100}){100}", "((?:){1000}){1000}",
-            "(x{1000}|y{1000}){5}", String(repeating: "[é-ë]", count: 6_000)]
-        {
+        for pattern in [
+            "(a{1000}){11}", "((((a{11}){10}){10}){10})", "(.{100}){100}", "((?:){1000}){1000}",
+            "(x{1000}|y{1000}){5}", String(repeating: "[é-ë]", count: 6_000),
+        ] {
             let error = try #require(capturedError { try CompiledPattern(pattern) }, "\(pattern)")
             #expect(error.kind == .functionFailed)
             #expect(error.message.hasPrefix("the pattern is too large: it compiles to more than 10000 instructions"))
@@ -77,6 +79,8 @@ struct InvalidPattern: CustomTestStringConvertible, Sendable {
         #expect(try CompiledPattern("^(a{1000}){4}$").matches(String(repeating: "a", count: 4_000)))
         #expect(try !CompiledPattern("^(a{1000}){4}$").matches(String(repeating: "a", count: 3_999)))
         #expect(try CompiledPattern(".{200}").matches(String(repeating: "é", count: 200)))
-        #expect(try CompiledPattern(String(repeating: "[a-z]", count: 10_000)).matches(String(repeating: "q", count: 10_000)))
+        #expect(
+            try CompiledPattern(String(repeating: "[a-z]", count: 10_000)).matches(
+                String(repeating: "q", count: 10_000)))
     }
 }

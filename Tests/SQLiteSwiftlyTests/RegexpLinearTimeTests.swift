@@ -23,9 +23,11 @@ import Testing
         .init("^(a?){30}a{30}$", String(repeating: "a", count: 29), false),
     ]
 
-    @Test("patterns that make a backtracking matcher run for ages answer at once and correctly", arguments: pathological)
+    @Test(
+        "patterns that make a backtracking matcher run for ages answer at once and correctly", arguments: pathological)
     func pathologicalPattern(_ example: RegexpCase) throws {
-        #expect(try regexpAnswers(example.pattern, example.text) == [example.matches, example.matches, example.matches])
+        #expect(
+            try regexpAnswers(example.pattern, example.text) == [example.matches, example.matches, example.matches])
     }
 
     @Test("a long text with nested repetitions is one pass, in the DFA and in the simulation")

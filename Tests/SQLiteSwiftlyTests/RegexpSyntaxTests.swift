@@ -58,7 +58,8 @@ func regexpAnswers(_ pattern: String, _ text: String) throws -> [Bool] {
         .init("[[:alpha:]]", "1a", true), .init("[[:alpha:]]", "1é", false), .init("[[:digit:]]", "a5", true),
         .init("[[:digit:]]", "a٣", false), .init("[[:alnum:]]", "-_z", true), .init("[[:alnum:]]", "-_", false),
         .init("[[:upper:]]", "aB", true), .init("[[:upper:]]", "ab", false), .init("[[:lower:]]", "Ab", true),
-        .init("[[:lower:]]", "AB", false), .init("[[:space:]]", "a\u{0B}", true), .init("[[:space:]]", "a\u{A0}", false),
+        .init("[[:lower:]]", "AB", false), .init("[[:space:]]", "a\u{0B}", true),
+        .init("[[:space:]]", "a\u{A0}", false),
         .init("[[:blank:]]", "a\t", true), .init("[[:blank:]]", "a\n", false), .init("[[:punct:]]", "a~", true),
         .init("[[:punct:]]", "a ", false), .init("[[:print:]]", "\t ", true), .init("[[:print:]]", "\t\n", false),
         .init("[[:graph:]]", " !", true), .init("[[:graph:]]", " ", false), .init("[[:cntrl:]]", "a\u{7F}", true),
@@ -131,7 +132,8 @@ func regexpAnswers(_ pattern: String, _ text: String) throws -> [Bool] {
     static let unicodeTexts: [RegexpCase] = [
         .init("日本", "こんにちは日本語", true), .init("^日本", "こんにちは日本語", false), .init("👍🏽", "ok 👍🏽", true),
         .init("^.$", "👍🏽", false), .init("e\u{301}", "cafe\u{301}", true), .init("é", "cafe\u{301}", false),
-        .init("[😀-🙏]", "🙂", true), .init("Zoë", "Zoë Saldaña", true), .init("Ñ", "Saldaña", false), .init("\\ba", "ña", true),
+        .init("[😀-🙏]", "🙂", true), .init("Zoë", "Zoë Saldaña", true), .init("Ñ", "Saldaña", false),
+        .init("\\ba", "ña", true),
         .init("^[^a-z]+$", "ÀÉÎÕÜ", true),
     ]
 
@@ -140,7 +142,8 @@ func regexpAnswers(_ pattern: String, _ text: String) throws -> [Bool] {
         arguments: literals + dot + brackets + posixClasses + repetitions + alternationAndGroups + anchors
             + wordBoundaries + classEscapes + escapes + caseInsensitive + unicodeTexts)
     func syntax(_ example: RegexpCase) throws {
-        #expect(try regexpAnswers(example.pattern, example.text) == [example.matches, example.matches, example.matches])
+        #expect(
+            try regexpAnswers(example.pattern, example.text) == [example.matches, example.matches, example.matches])
     }
 
     @Test("a pattern's cache serves many texts, and answers each the same as a fresh pattern")
@@ -155,7 +158,8 @@ func regexpAnswers(_ pattern: String, _ text: String) throws -> [Bool] {
     @Test("the UTF-8 sequences of a set encode exactly its scalars")
     func utf8Sequences() {
         let sets = [
-            ScalarSet([0x41...0x5A]), ScalarSet([0x7F...0x80]), ScalarSet([0x7FF...0x800]), ScalarSet([0x10...0x1_0010]),
+            ScalarSet([0x41...0x5A]), ScalarSet([0x7F...0x80]), ScalarSet([0x7FF...0x800]),
+            ScalarSet([0x10...0x1_0010]),
             ScalarSet([0xFFF...0x1_0FFF]), ScalarSet([0xD000...0xE000]), ScalarSet([0x3A9...0x3A9, 0x1F600...0x1F64F]),
         ]
         let probes: [UInt32] = [

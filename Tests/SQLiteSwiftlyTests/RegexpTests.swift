@@ -27,7 +27,8 @@ import Testing
         #expect(invalid.kind == .functionFailed)
         #expect(invalid.function == "regexp")
         #expect(invalid.sql == "SELECT 'a' REGEXP '(unclosed'")
-        #expect(invalid.message == "the pattern is not a valid regular expression at character 1: missing ')' for this '('")
+        #expect(
+            invalid.message == "the pattern is not a valid regular expression at character 1: missing ')' for this '('")
         let repeated = try #require(capturedError { try db.fetchValue(Bool.self, "SELECT 'a' REGEXP \("ab**")") })
         #expect(repeated.message.hasPrefix("the pattern is not a valid regular expression at character 4: "))
         let large = try #require(capturedError { try db.fetchValue(Bool.self, "SELECT 'a' REGEXP '(a{1000}){20}'") })
@@ -39,7 +40,8 @@ import Testing
         #expect(blob.message == "argument 2: expected TEXT, found BLOB")
         let pattern = try #require(capturedError { try db.fetchValue(Bool.self, "SELECT 'a' REGEXP 1.5") })
         #expect(pattern.message == "argument 1: expected TEXT, found REAL")
-        let bytes = try #require(capturedError { try db.fetchValue(Bool.self, "SELECT CAST(x'61ff' AS TEXT) REGEXP 'a'") })
+        let bytes = try #require(
+            capturedError { try db.fetchValue(Bool.self, "SELECT CAST(x'61ff' AS TEXT) REGEXP 'a'") })
         #expect(bytes.kind == .functionFailed)
         #expect(bytes.message == "argument 2: stored TEXT is not valid UTF-8")
         let missing = try #require(
@@ -71,7 +73,8 @@ import Testing
         try db.add(function: SQLFunction.regexp(options: .deterministic, counter: counter))
         try db.execute("CREATE TABLE rules (pattern TEXT, text TEXT)")
         try db.execute(
-            "INSERT INTO rules VALUES ('^a', 'abc'), ('c$', 'abc'), ('^b', 'abc'), (NULL, 'x'), ('\\d', NULL), ('x|y', 'zy')")
+            "INSERT INTO rules VALUES ('^a', 'abc'), ('c$', 'abc'), ('^b', 'abc'), (NULL, 'x'), ('\\d', NULL), ('x|y', 'zy')"
+        )
         let answers = try db.fetchValue(
             String.self, "SELECT group_concat(coalesce(text REGEXP pattern, 'NULL')) FROM rules ORDER BY rowid")
         #expect(answers == "1,1,0,NULL,NULL,1")

@@ -10,40 +10,33 @@ extension SQLFunction {
     /// let codes = try db.fetchAll(String.self, "SELECT code FROM parts WHERE code REGEXP '^[A-Z]{2}-[0-9]+$'")
     /// ```
     ///
-    /// The matcher is the library's own, in Swift, with the same results on every platform. It runs in time
-    /// proportional to the pattern's size times the text's length at worst, whatever the pattern: no
-    /// pattern makes it backtrack (a lazily built DFA over the text's UTF-8 bytes, which hands over to a
-    /// simulation of the pattern's automaton when its cache of states is full). It matches Unicode scalars of
-    /// the text as stored, without normalization: a precomposed `é` does not match `e` followed by a combining
-    /// accent.
+    /// The matcher is the library's own, in Swift, with the same results on every platform. It never
+    /// backtracks: it reads the text's UTF-8 bytes once, through a DFA built lazily from the pattern (which hands
+    /// over to a simulation of the pattern's automaton when its cache of states is full), so a match takes time
+    /// proportional to the text's length, at most times the pattern's size, whatever the pattern.
     ///
     /// The syntax is close to POSIX extended regular expressions, with the usual escapes:
     ///
     /// | syntax | matches |
     /// | --- | --- |
-    /// | a character | itself; metacharacters `. [ ] ( ) * + ? { } \| ^ $ \` are escaped with `\` |
-    /// | `.` | any character except a line feed (`\n`); with the `s` flag, any character |
-    /// | `[abc]`, `[a-z]`, `[^abc]` | one character of the set, of a range (by code point), not in the set (a line feed included) |
-    /// | `[[:alpha:]]` | a POSIX class, in its ASCII definition: `alpha digit alnum upper lower space blank punct print graph cntrl xdigit` |
-    /// | `\d` `\w` `\s` | an ASCII digit; an ASCII letter, digit or `_`; a space, `\t`, `\n`, `\v`, `\f` or `\r` |
-    /// | `\D` `\W` `\S` | any character but those (any non-ASCII character for `\D` and `\W`) |
-    /// | `\t` `\n` `\r` `\f` `\v` | tab, line feed, carriage return, form feed, vertical tab |
-    /// | `\xhh`, `\x{h...}`, `\uhhhh`, `\u{h...}` | the character with that hexadecimal code point |
-    /// | `x*` `x+` `x?` | zero or more, one or more, zero or one `x` |
-    /// | `x{m}` `x{m,}` `x{m,n}` | `m`, at least `m`, from `m` to `n` times `x` (counts up to 1,000) |
-    /// | `x|y` | `x` or `y` |
-    /// | `(x)`, `(?:x)` | a group (nothing is captured: `REGEXP` only answers yes or no) |
-    /// | `^`, `$` | the start, the end of the text (not of a line) |
-    /// | `\b`, `\B` | a word boundary (an ASCII word character on one side only), not a word boundary |
-    /// | `(?i)`, `(?s)`, `(?is)` | at the very start: ignore case; `.` matches a line feed too |
+    /// | `abc`, `\.`, `\*` | the characters themselves; `\` before a punctuation character makes it literal |
+    /// | `.` | any character but a line feed (any character after `(?s)`) |
+    /// | `[abc]`, `[a-z]`, `[^abc]` | one character of the set, of the range, not in the set |
+    /// | `[[:alpha:]]`, `[[:digit:]]`, ... | a POSIX class, ASCII only: `alpha digit alnum upper lower space blank punct print graph cntrl xdigit` |
+    /// | `\d \w \s`, `\D \W \S` | an ASCII digit, word character (`[A-Za-z0-9_]`), white space; anything else |
+    /// | `\t \n \r \f \v`, `\x41`, `\x{1F600}`, `\u00E9`, `\u{E9}` | control characters; a character by its code point |
+    /// | `x*`, `x+`, `x?`, `x{2}`, `x{2,}`, `x{2,5}` | repetitions, counts up to 1,000 (`*?` and the other lazy forms mean the same) |
+    /// | `x\|y`, `(x)`, `(?:x)` | either; groups |
+    /// | `^`, `$`, `\b`, `\B` | the start and the end of the text (not of a line), a word boundary, anything else |
+    /// | `(?i)`, `(?s)` | at the very start: ignore case, `.` matches line feeds |
     ///
-    /// In a bracket expression, `]` first is a literal, as is `-` first or last; a backslash starts an escape
-    /// (`[\]\\]`, `[\d_]`), unlike POSIX. A lazy repetition (`*?`, `+?`, `??`, `{m,n}?`) is accepted and means the
-    /// same as the greedy one. Ignoring case, ASCII letters match both cases; a non-ASCII character written on
-    /// its own (`é`, not within a range) also matches its one-character uppercase and lowercase forms (`É`).
-    /// Backreferences, lookaround, possessive repetitions, named classes other than the above, and flags
-    /// anywhere but at the start are refused, as is a pattern that compiles to more than 10,000 instructions
-    /// (counted repetitions copy what they repeat).
+    /// Characters are Unicode scalars compared as stored, without normalization: a precomposed `é` does not match
+    /// `e` followed by a combining accent. `[^abc]`, `\D`, `\W` and `\S` match a line feed. Ranges go by code
+    /// point. In a bracket expression a backslash escapes (`[\]\\]`), unlike POSIX; `]` first and `-` first or last
+    /// are literal. Ignoring case, ASCII letters match both cases, and a non-ASCII character written on its own (not
+    /// in a range) also matches its one-character uppercase and lowercase forms (`é` and `É`). Backreferences,
+    /// lookaround, possessive repetitions, collating elements and flags elsewhere than at the start are refused,
+    /// as is a pattern that compiles to more than 10,000 instructions (a repetition copies what it repeats).
     ///
     /// A pattern that is the same for every row (a literal or a bound value) is compiled once per run of the
     /// statement, not once per row. NULL on either side gives NULL. A pattern that does not compile says what
@@ -92,7 +85,7 @@ extension SQLFunction {
                     // Issue #27: the connection's "interrupted" flag is to be checked here (tests inject their own check).
                     let matched = try pattern.matches(text, stopRequested: stopRequested)
                     sqlite3_result_int(context, matched ? 1 : 0)
-                } catch where error.code == .interrupt {
+                } catch  where error.code == .interrupt {
                     // The statement ends as an interrupted one does: SQLITE_INTERRUPT, message "interrupted".
                     sqlite3_result_error_code(context, SQLITE_INTERRUPT)
                 } catch {

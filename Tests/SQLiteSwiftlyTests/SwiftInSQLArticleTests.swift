@@ -80,7 +80,7 @@ import Testing
         }
         // END SwiftInSQL: regexp syntax
 
-        #expect(caseless)
+        #expect(caseless == true)
         #expect(
             messages == [
                 "the pattern is not a valid regular expression at character 2: '{' must start a repetition such as "

@@ -96,6 +96,25 @@ import Testing
         #expect(try db.fetchValue(Bool.self, "SELECT 'abc' REGEXP 'b'") == true)
     }
 
+    @Test("a write stopped inside REGEXP rolls its transaction back, as an interrupt does")
+    func interruptedWrite() throws {
+        let db = try Connection.inMemory()
+        let stop: @Sendable () -> Bool = { true }
+        try db.add(function: SQLFunction.regexp(options: .deterministic, counter: nil, stopRequested: stop))
+        try db.execute("CREATE TABLE t (s TEXT, hit INTEGER)")
+        try db.execute("INSERT INTO t (s) VALUES ('short'), (replace(hex(zeroblob(65536)), '0', 'a'))")
+        let error = try #require(
+            capturedError {
+                try db.transaction {
+                    try db.execute("INSERT INTO t (s) VALUES ('added')")
+                    try db.execute("UPDATE t SET hit = s REGEXP 'a+b'")
+                }
+            })
+        #expect(error.code == .interrupt)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t") == 2)
+        #expect(try db.fetchValue(Int.self, "SELECT count(hit) FROM t") == 0)
+    }
+
     @Test("a pattern whose cache fills up answers every row right")
     func smallCache() throws {
         let db = try Connection.inMemory()

@@ -62,36 +62,43 @@ extension SQLFunction {
             name: "regexp", argumentCount: 2, options: options,
             implementation: .scalar { context, count, values in
                 let arguments = FunctionArguments(count: count, values: values)
-                let pattern: CompiledPattern
+                let text = try arguments.pointer(at: 1)
                 if let cached = sqlite3_get_auxdata(context, 0) {
-                    pattern = Unmanaged<CompiledPattern>.fromOpaque(cached).takeUnretainedValue()
-                } else {
-                    guard let text: String = try arguments[0] else { return sqlite3_result_null(context) }
-                    pattern = try CompiledPattern(text, memoryLimit: memoryLimit)
-                    counter?.count.add(1, ordering: .relaxed)
-                    // SQLite keeps the pattern while the argument stays the same, and releases it after.
-                    sqlite3_set_auxdata(context, 0, Unmanaged.passRetained(pattern).toOpaque(), releaseBox)
+                    // Borrowed for the call (SQLite holds it until the statement ends): no reference counting.
+                    return try Unmanaged<CompiledPattern>.fromOpaque(cached)._withUnsafeGuaranteedRef {
+                        try answer($0, text, context, stopRequested)
+                    }
                 }
-                let value = try arguments.pointer(at: 1)
-                let type = sqlite3_value_type(value)
-                if type == SQLITE_NULL { return sqlite3_result_null(context) }
-                guard type == SQLITE_TEXT else {
-                    throw FunctionArguments.located(StoredValue.mismatch(expected: .text, found: type), index: 1)
-                }
-                // sqlite3_value_text before sqlite3_value_bytes: the documented order that avoids a conversion.
-                guard let bytes = sqlite3_value_text(value) else { throw SQLiteError.outOfMemory("reading TEXT") }
-                let text = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
-                do throws(SQLiteError) {
-                    // Issue #27: the connection's "interrupted" flag is to be checked here (tests inject their own check).
-                    let matched = try pattern.matches(text, stopRequested: stopRequested)
-                    sqlite3_result_int(context, matched ? 1 : 0)
-                } catch  where error.code == .interrupt {
-                    // The statement ends as an interrupted one does: SQLITE_INTERRUPT, message "interrupted".
-                    sqlite3_result_error_code(context, SQLITE_INTERRUPT)
-                } catch {
-                    throw FunctionArguments.located(error, index: 1)
-                }
+                guard let source: String = try arguments[0] else { return sqlite3_result_null(context) }
+                let pattern = try CompiledPattern(source, memoryLimit: memoryLimit)
+                counter?.count.add(1, ordering: .relaxed)
+                // SQLite keeps the pattern while the argument stays the same, and releases it after.
+                sqlite3_set_auxdata(context, 0, Unmanaged.passRetained(pattern).toOpaque(), releaseBox)
+                try answer(pattern, text, context, stopRequested)
             })
+    }
+
+    /// Sets the result of `regexp` for the argument `value`, the text to search.
+    private static func answer(
+        _ pattern: CompiledPattern, _ value: OpaquePointer, _ context: OpaquePointer, _ stopRequested: () -> Bool
+    ) throws(SQLiteError) {
+        let type = sqlite3_value_type(value)
+        if type == SQLITE_NULL { return sqlite3_result_null(context) }
+        guard type == SQLITE_TEXT else {
+            throw FunctionArguments.located(StoredValue.mismatch(expected: .text, found: type), index: 1)
+        }
+        // sqlite3_value_text before sqlite3_value_bytes: the documented order that avoids a conversion.
+        guard let bytes = sqlite3_value_text(value) else { throw SQLiteError.outOfMemory("reading TEXT") }
+        let text = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+        do {
+            // Issue #27: the connection's "interrupted" flag is to be checked here (tests inject their own check).
+            sqlite3_result_int(context, try pattern.matches(text, stopRequested: stopRequested) ? 1 : 0)
+        } catch where error.code == .interrupt {
+            // The statement ends as an interrupted one does: SQLITE_INTERRUPT, message "interrupted".
+            sqlite3_result_error_code(context, SQLITE_INTERRUPT)
+        } catch {
+            throw FunctionArguments.located(error, index: 1)
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 /// A state is a set of the simulation's threads (its leaves: byte ranges, undecided assertions, the match) and
 /// what the assertions need to know about the byte before: whether it was the text's start and whether it was a
 /// word character. Its transitions are a row of the table, one entry per byte class: the next state's row
-/// offset, or ``unknown``, ``matched`` or ``dead``. A transition first decides the state's assertions knowing
+/// offset, or ``unknown``, ``matched`` or ``dead``; the row's last entry says whether the state accepts the end
+/// of the text (``matched`` or ``dead``, ``unknown`` until asked). A transition first decides the state's assertions knowing
 /// the next byte, then moves the threads past it. A byte therefore costs one table read once its transition is
 /// known, and at most one new state (a step of the simulation, bounded by the program's size) otherwise.
 ///
@@ -29,10 +30,11 @@ struct LazyDFA {
     private var simulation: NFASimulation
     private let byteClasses: [UInt8]
     private let classCount: Int
+    /// The length of a table row: an entry per byte class, and the answer at the end of the text.
+    private let rowLength: Int
     private let memoryLimit: Int
     private var table: [Int32] = []
     private var states: [StateKey] = []
-    private var endAnswers: [UInt8] = []
     private var offsets: [StateKey: Int32] = [:]
     private var memoryUsed = 0
     private var startState = unknown
@@ -43,6 +45,7 @@ struct LazyDFA {
         simulation = NFASimulation(program: program)
         byteClasses = program.byteClasses
         classCount = program.classCount
+        rowLength = classCount + 1
         self.memoryLimit = memoryLimit
     }
 
@@ -107,21 +110,21 @@ struct LazyDFA {
 
     /// Whether the state at row offset `state` accepts the end of the text.
     private mutating func acceptsAtEnd(_ state: Int32) throws(SQLiteError) -> Bool {
-        let index = Int(state) / classCount
-        if endAnswers[index] == 0 {
-            let key = states[index]
-            simulation.load(key.leaves)
-            let context = NFASimulation.Context(
-                atStart: key.flags & Self.atStartFlag != 0, previousIsWord: key.flags & Self.previousIsWordFlag != 0,
-                nextIsWord: false, atEnd: true)
-            endAnswers[index] = simulation.resolve(context) ? 2 : 1
-        }
-        return endAnswers[index] == 2
+        let answer = table[Int(state) + classCount]
+        if answer != Self.unknown { return answer == Self.matched }
+        let key = states[Int(state) / rowLength]
+        simulation.load(key.leaves)
+        let context = NFASimulation.Context(
+            atStart: key.flags & Self.atStartFlag != 0, previousIsWord: key.flags & Self.previousIsWordFlag != 0,
+            nextIsWord: false, atEnd: true)
+        let accepts = simulation.resolve(context)
+        table[Int(state) + classCount] = accepts ? Self.matched : Self.dead
+        return accepts
     }
 
     /// Computes and records the transition of the state at row offset `state` on a byte of `byteClass`.
     private mutating func transition(from state: Int32, on byteClass: Int) -> Int32 {
-        let key = states[Int(state) / classCount]
+        let key = states[Int(state) / rowLength]
         let byte = program.representatives[byteClass]
         let isWord = ScalarSet.isWordByte(byte)
         simulation.load(key.leaves)
@@ -152,7 +155,7 @@ struct LazyDFA {
         if key.leaves.isEmpty { return Self.dead }
         if key.leaves[0] == 0 { return Self.matched }  // instruction 0 is the match
         if let offset = offsets[key] { return offset }
-        let cost = classCount * 4 + key.leaves.count * 8 + 64
+        let cost = rowLength * 4 + key.leaves.count * 8 + 64
         guard memoryUsed + cost <= memoryLimit else {
             fallbacks += 1
             memoryUsed = memoryLimit
@@ -160,9 +163,8 @@ struct LazyDFA {
         }
         memoryUsed += cost
         let offset = Int32(table.count)
-        table.append(contentsOf: repeatElement(Self.unknown, count: classCount))
+        table.append(contentsOf: repeatElement(Self.unknown, count: rowLength))
         states.append(key)
-        endAnswers.append(0)
         offsets[key] = offset
         return offset
     }
@@ -176,7 +178,7 @@ struct LazyDFA {
             return try simulation.run(
                 text, from: position, atStart: true, previousIsWord: false, stopRequested: stopRequested)
         }
-        let key = states[Int(state) / classCount]
+        let key = states[Int(state) / rowLength]
         simulation.load(key.leaves)
         return try simulation.run(
             text, from: position, atStart: key.flags & Self.atStartFlag != 0,
@@ -187,7 +189,6 @@ struct LazyDFA {
     private mutating func reset() {
         table.removeAll(keepingCapacity: false)
         states.removeAll()
-        endAnswers.removeAll()
         offsets.removeAll()
         memoryUsed = 0
         startState = Self.unknown

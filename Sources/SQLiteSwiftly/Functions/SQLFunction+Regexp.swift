@@ -93,11 +93,10 @@ extension SQLFunction {
         do {
             // Issue #27: the connection's "interrupted" flag is to be checked here (tests inject their own check).
             sqlite3_result_int(context, try pattern.matches(text, stopRequested: stopRequested) ? 1 : 0)
-        } catch where error.code == .interrupt {
+        } catch {
+            guard error.code == .interrupt else { throw FunctionArguments.located(error, index: 1) }
             // The statement ends as an interrupted one does: SQLITE_INTERRUPT, message "interrupted".
             sqlite3_result_error_code(context, SQLITE_INTERRUPT)
-        } catch {
-            throw FunctionArguments.located(error, index: 1)
         }
     }
 }

@@ -22,6 +22,9 @@ struct LazyDFA {
     struct StateKey: Hashable {
         var flags: UInt8
         var leaves: [Int32]
+
+        var atStart: Bool { flags & LazyDFA.atStartFlag != 0 }
+        var previousIsWord: Bool { flags & LazyDFA.previousIsWordFlag != 0 }
     }
 
     static let atStartFlag: UInt8 = 1
@@ -70,7 +73,7 @@ struct LazyDFA {
             }
             let chunkEnd = min(count, position + NFASimulation.pollInterval)
             (state, position) = run(text, from: position, to: chunkEnd, in: state)
-            if position == count { return try acceptsAtEnd(state) }
+            if position == count { return acceptsAtEnd(state) }
             if position == chunkEnd {
                 if stopRequested() { throw NFASimulation.interrupted }
                 continue
@@ -109,14 +112,13 @@ struct LazyDFA {
     }
 
     /// Whether the state at row offset `state` accepts the end of the text.
-    private mutating func acceptsAtEnd(_ state: Int32) throws(SQLiteError) -> Bool {
+    private mutating func acceptsAtEnd(_ state: Int32) -> Bool {
         let answer = table[Int(state) + classCount]
         if answer != Self.unknown { return answer == Self.matched }
         let key = states[Int(state) / rowLength]
         simulation.load(key.leaves)
         let context = NFASimulation.Context(
-            atStart: key.flags & Self.atStartFlag != 0, previousIsWord: key.flags & Self.previousIsWordFlag != 0,
-            nextIsWord: false, atEnd: true)
+            atStart: key.atStart, previousIsWord: key.previousIsWord, nextIsWord: false, atEnd: true)
         let accepts = simulation.resolve(context)
         table[Int(state) + classCount] = accepts ? Self.matched : Self.dead
         return accepts
@@ -129,8 +131,7 @@ struct LazyDFA {
         let isWord = ScalarSet.isWordByte(byte)
         simulation.load(key.leaves)
         let context = NFASimulation.Context(
-            atStart: key.flags & Self.atStartFlag != 0, previousIsWord: key.flags & Self.previousIsWordFlag != 0,
-            nextIsWord: isWord, atEnd: false)
+            atStart: key.atStart, previousIsWord: key.previousIsWord, nextIsWord: isWord, atEnd: false)
         let next: Int32
         if simulation.resolve(context) {
             next = Self.matched
@@ -181,8 +182,8 @@ struct LazyDFA {
         let key = states[Int(state) / rowLength]
         simulation.load(key.leaves)
         return try simulation.run(
-            text, from: position, atStart: key.flags & Self.atStartFlag != 0,
-            previousIsWord: key.flags & Self.previousIsWordFlag != 0, stopRequested: stopRequested)
+            text, from: position, atStart: key.atStart, previousIsWord: key.previousIsWord,
+            stopRequested: stopRequested)
     }
 
     /// Empties the cache.

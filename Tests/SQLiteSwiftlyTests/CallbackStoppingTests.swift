@@ -148,4 +148,25 @@ import Testing
         }
         #expect(try await shared.read { db in try db.fetchValue(Int.self, "SELECT slow(1)") } == 1)
     }
+
+    @Test("an interrupt stops REGEXP inside one long match, not only between rows")
+    func interruptStopsOneLongMatch() throws {
+        let db = try Connection.inMemory()
+        try db.add(function: .regexp())
+        // One text of 48 MB that the pattern has to scan to its end (no 'b' in it), in one call of the function.
+        try db.execute("CREATE TABLE big(t TEXT)")
+        try db.execute("INSERT INTO big SELECT replace(hex(zeroblob(24000000)), '0', 'a')")
+        let full = ContinuousClock.now
+        #expect(try db.fetchValue(Bool.self, "SELECT t REGEXP 'a*b' FROM big") == false)
+        let matchTime = ContinuousClock.now - full
+        nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
+        let (error, lateness) = try stopped(
+            after: matchTime / 4,
+            {
+                _ = try unsafeDB.fetchValue(Bool.self, "SELECT t REGEXP 'a*b' FROM big")
+            }, stop: db.interruptHandle.interrupt)
+        #expect((error as? SQLiteError)?.code == .interrupt, "the match of \(matchTime) was not stopped")
+        #expect(lateness < stopTolerance, "the match went on \(lateness) after the interrupt")
+        #expect(try db.fetchValue(Bool.self, "SELECT 'ab' REGEXP 'a*b'") == true)
+    }
 }

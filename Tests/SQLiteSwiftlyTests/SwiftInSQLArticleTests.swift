@@ -64,6 +64,30 @@ import Testing
         #expect(valid == 2)
     }
 
+    @Test("the REGEXP syntax example ignores case and reports an invalid pattern with its position")
+    func regexpSyntax() throws {
+        var messages: [String] = []
+        func print(_ text: String) { messages.append(text) }
+        // BEGIN SwiftInSQL: regexp syntax
+        let db = try Connection.inMemory()
+        try db.add(function: .regexp())
+        let caseless = try db.fetchValue(Bool.self, "SELECT 'Zoë Saldaña' REGEXP '(?i)^zoë s'")  // true
+        do {
+            _ = try db.fetchValue(Bool.self, "SELECT 'x' REGEXP 'a{2'")
+        } catch {
+            print(error.message)
+            // the pattern is not a valid regular expression at character 2: '{' must start a repetition such as {2}, {2,} or {2,5} (write '\{' for a brace)
+        }
+        // END SwiftInSQL: regexp syntax
+
+        #expect(caseless == true)
+        #expect(
+            messages == [
+                "the pattern is not a valid regular expression at character 2: '{' must start a repetition such as "
+                    + "{2}, {2,} or {2,5} (write '\\{' for a brace)"
+            ])
+    }
+
     @Test("the scoring example orders rows by a Swift function")
     func scoring() throws {
         // BEGIN SwiftInSQL: scoring

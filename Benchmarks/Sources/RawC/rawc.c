@@ -1,5 +1,6 @@
 #include "rawc.h"
 
+#include <regex.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +385,46 @@ int rawc_one_off(sqlite3 *db, const char *const *sqls, int count, int64_t *out_s
     }
     *out_sum = sum;
     return rc;
+}
+
+// REGEXP through POSIX regcomp/regexec, the pattern compiled once per statement run and kept as SQLite's
+// auxiliary data of the pattern argument, as SQLiteSwiftly keeps its own.
+static void posix_regexp_free(void *compiled) {
+    regfree(compiled);
+    free(compiled);
+}
+
+static void posix_regexp(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    regex_t *compiled = sqlite3_get_auxdata(context, 0);
+    int fresh = 0;
+    if (!compiled) {
+        const char *pattern = (const char *)sqlite3_value_text(argv[0]);
+        if (!pattern) {
+            sqlite3_result_null(context);
+            return;
+        }
+        compiled = malloc(sizeof *compiled);
+        if (!compiled || regcomp(compiled, pattern, REG_EXTENDED | REG_NOSUB) != 0) {
+            free(compiled);
+            sqlite3_result_error(context, "invalid pattern", -1);
+            return;
+        }
+        fresh = 1;
+    }
+    const char *text = (const char *)sqlite3_value_text(argv[1]);
+    if (text) {
+        sqlite3_result_int(context, regexec(compiled, text, 0, NULL, 0) == 0);
+    } else {
+        sqlite3_result_null(context);
+    }
+    // Last: SQLite may free the data at once (out of memory).
+    if (fresh) sqlite3_set_auxdata(context, 0, compiled, posix_regexp_free);
+}
+
+int rawc_register_posix_regexp(sqlite3 *db) {
+    return sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, NULL,
+                                      posix_regexp, NULL, NULL, NULL);
 }
 
 // Under `valgrind --tool=callgrind --collect-atstart=no`, toggles instruction collection around timed bodies

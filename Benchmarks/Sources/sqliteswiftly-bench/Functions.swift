@@ -1,4 +1,5 @@
 import CSQLiteSwiftly
+import RawC
 import SQLiteSwiftly
 
 #if canImport(FoundationEssentials)
@@ -29,7 +30,9 @@ enum FunctionBench {
         Workload(
             name: "ORDER BY s COLLATE String comparison", implementations: [rawStringCollation, oursStringCollation]),
         Workload(name: "ORDER BY s COLLATE memcmp", implementations: [rawBytesCollation, oursBytesCollation]),
-        Workload(name: "REGEXP, one pattern", implementations: [rawRegexp, oursRegexp]),
+        Workload(name: "REGEXP, one pattern", implementations: [posixRegexp(regexpSQL), rawRegexp, oursRegexp]),
+        Workload(
+            name: "REGEXP, pathological pattern", implementations: [posixRegexp(pathologicalSQL), oursPathological]),
     ]
 
     // MARK: - Raw C API
@@ -58,10 +61,11 @@ enum FunctionBench {
         return result + rows
     }
 
-    static func raw(_ name: String, _ sql: String, _ register: @escaping @Sendable (OpaquePointer) -> Int32)
-        -> Implementation
-    {
-        Implementation(name: "raw C API (Swift callbacks)") { location, rows in
+    static func raw(
+        _ name: String, _ sql: String, implementation: String = "raw C API (Swift callbacks)",
+        _ register: @escaping @Sendable (OpaquePointer) -> Int32
+    ) -> Implementation {
+        Implementation(name: implementation) { location, rows in
             let db = try rawDatabase(location, rows)
             try RawConnection.check(register(db.handle), "registering \(name)")
             return { try rawQuery(db, sql) }
@@ -145,6 +149,14 @@ enum FunctionBench {
     }
 
     static let regexpSQL = "SELECT count(*) FROM words WHERE s REGEXP 'k[a-f]+m'"
+    /// Nested repetitions over texts of 25 'a' and then other letters, none of which match: a backtracking
+    /// matcher tries every way of splitting the a's (the Swift `Regex` twin would run for minutes a row).
+    static let pathologicalSQL = "SELECT count(*) FROM words WHERE ('aaaaaaaaaaaaaaaaaaaaaaaaa' || s) REGEXP '^(a+)+$'"
+
+    /// REGEXP through POSIX `regcomp`/`regexec` called from C, the pattern compiled once per statement run.
+    static func posixRegexp(_ sql: String) -> Implementation {
+        raw("regexp", sql, implementation: "POSIX regexec (C)") { db in rawc_register_posix_regexp(db) }
+    }
 
     /// A compiled pattern kept as SQLite auxiliary data, as SQLiteSwiftly does.
     final class RawPattern {
@@ -266,6 +278,10 @@ enum FunctionBench {
     }
 
     static let oursRegexp = ours(SQL(verbatim: regexpSQL)) { db in
+        try db.add(function: .regexp())
+    }
+
+    static let oursPathological = ours(SQL(verbatim: pathologicalSQL)) { db in
         try db.add(function: .regexp())
     }
 }

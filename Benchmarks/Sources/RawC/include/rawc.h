@@ -78,6 +78,10 @@ void rawc_free_orders(rawc_order *rows, int count);
 /// *out_sum receives the sum of the integers read, the byte lengths of texts and blobs, and the changed rows.
 int rawc_one_off(sqlite3 *db, const char *const *sqls, int count, int64_t *out_sum);
 
+/// Registers `regexp(pattern, text)` on `db` through POSIX regcomp(REG_EXTENDED | REG_NOSUB) and regexec, the
+/// compiled pattern kept as auxiliary data (compiled once per statement run for a constant pattern).
+int rawc_register_posix_regexp(sqlite3 *db);
+
 /// Toggles callgrind's instruction collection (no-op outside valgrind).
 void rawc_profile_toggle(void);
 /// Writes callgrind's counts so far to a file of their own, labelled `name`, and zeroes them.

@@ -74,6 +74,12 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         /// default), which wait for the write lock at `BEGIN`. The code is `SQLITE_BUSY` (or
         /// `SQLITE_BUSY_SNAPSHOT` in WAL mode), so ``SQLiteError/isBusy`` is `true`.
         public static let deferredWriteConflict = Kind(rawValue: "deferred write conflict")
+        /// A search pattern cannot run: the text of a ``SearchPattern`` is longer than it allows (code
+        /// ``ResultCode/tooBig``), or a raw FTS5 query is not valid FTS5 syntax (FTS5's message says where).
+        public static let invalidSearchPattern = Kind(rawValue: "invalid search pattern")
+        /// A tokenizer written in Swift threw, or produced a token outside its text, while SQLite indexed or
+        /// searched text; ``SQLiteError/function`` names the tokenizer.
+        public static let tokenizerFailed = Kind(rawValue: "tokenizer failed")
     }
 
     /// What kind of failure this is.
@@ -162,6 +168,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         case .transactionRolledBack: .abort
         case .functionFailed: .error
         case .deferredWriteConflict: .busy
+        case .invalidSearchPattern, .tokenizerFailed: .error
         default: .misuse
         }
     }

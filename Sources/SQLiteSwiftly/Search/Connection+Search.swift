@@ -60,7 +60,8 @@ extension Connection {
             return try readRows(raw, as: SearchResult<Model>.self) { raw throws(SQLiteError) in
                 try raw.bindIfNeeded(query.arguments)
             }
-        } catch let error as SQLiteError where pattern.isRaw && error.kind == .sqlite && error.message.hasPrefix("fts5:") {
+        } catch let error as SQLiteError where pattern.isRaw && error.kind == .sqlite && error.code == .error {
+            // The statement compiled: a plain SQLITE_ERROR while it runs is FTS5 refusing the query.
             var invalid = error
             invalid.kind = .invalidSearchPattern
             throw invalid

@@ -52,8 +52,11 @@ public struct TableMacro: ExtensionMacro {
             return []
         }
         let fullTextIndex = node.argumentList.first { $0.label?.text == "fullTextIndex" }?.expression
-        if let fullTextIndex, let unknown = FullTextIndexColumns.unknownColumn(in: fullTextIndex, of: collector.properties) {
-            context.diagnose(Diagnostic(node: unknown.node, message: TableDiagnostic.unknownIndexedColumn(unknown.name)))
+        if let fullTextIndex,
+            let unknown = FullTextIndexColumns.unknownColumn(in: fullTextIndex, of: collector.properties)
+        {
+            context.diagnose(
+                Diagnostic(node: unknown.node, message: TableDiagnostic.unknownIndexedColumn(unknown.name)))
             return []
         }
         let members = generatedMembers(

@@ -20,7 +20,8 @@ import Testing
                 + "(new.\"id\", new.\"title\", new.\"body\"); END")
         let db = try SearchNote.database()
         let names = try db.fetchAll(
-            UntypedRow.self, "SELECT name FROM sqlite_schema WHERE name LIKE 'notes_fts%' AND type <> 'table' ORDER BY 1"
+            UntypedRow.self,
+            "SELECT name FROM sqlite_schema WHERE name LIKE 'notes_fts%' AND type <> 'table' ORDER BY 1"
         ).map { $0.values[0] }
         #expect(names == [.text("notes_fts_ad"), .text("notes_fts_ai"), .text("notes_fts_au")])
         try db.verify(SearchNote.self)
@@ -60,7 +61,8 @@ import Testing
         let db = try SearchNote.database()
         try db.dropFullTextIndex(for: SearchNote.self)
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'notes_fts%'") == 0)
-        try db.execute("INSERT INTO notes (id, title, body) VALUES (7, 'Late note', 'written while the index was gone')")
+        try db.execute(
+            "INSERT INTO notes (id, title, body) VALUES (7, 'Late note', 'written while the index was gone')")
         try db.createTable(for: SearchNote.self, ifNotExists: true)
         #expect(try db.searchIDs("gone") == [7])
         #expect(try db.searchIDs("creme") == [1])
@@ -137,7 +139,8 @@ import Testing
         let differences = try db.schemaDifferences(for: SearchNote.self)
         #expect(differences.filter { $0.kind == .fullTextIndex }.count == 4)
         #expect(differences.filter { $0.kind == .fullTextTrigger }.count == 3)
-        #expect(differences.contains { $0.expected == "columns \"title\", \"body\"" && $0.actual == "columns \"title\"" })
+        #expect(
+            differences.contains { $0.expected == "columns \"title\", \"body\"" && $0.actual == "columns \"title\"" })
         #expect(differences.contains { $0.actual == "tokenize = 'porter'" })
         #expect(differences.contains { $0.actual == "prefix lengths []" })
         #expect(differences.contains { $0.actual == "content \"other\" by \"rowid\"" })

@@ -29,7 +29,8 @@ import Testing
         #expect(try await recorder.value(at: 0) == [2, 5])
         try await shared.write { db in try db.execute("INSERT INTO other VALUES (1)") }
         try await shared.write { db in
-            try db.makeInsertStatement(for: SearchNote.self).insert(SearchNote(id: 7, title: "Seaside", body: "sea air"))
+            try db.makeInsertStatement(for: SearchNote.self).insert(
+                SearchNote(id: 7, title: "Seaside", body: "sea air"))
         }
         #expect(try await recorder.value(at: 1) == [2, 5, 7])
         try await shared.write { db in try db.execute("UPDATE notes SET body = 'no salt' WHERE id = 5") }

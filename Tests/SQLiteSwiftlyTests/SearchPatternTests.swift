@@ -25,16 +25,20 @@ private func tokenizerZoo() throws -> Connection {
         ("swift_fts", .swift(UnicodeWords.self)),
     ] {
         try db.createFullTextIndex(
-            FullTextIndex(columns: ["title", "body"], tokenizer: tokenizer, name: name), content: .table("notes", rowID: "id"))
+            FullTextIndex(columns: ["title", "body"], tokenizer: tokenizer, name: name),
+            content: .table("notes", rowID: "id"))
     }
     return db
 }
 
 @Suite struct SearchPatternTests {
-    @Test("each mode writes each word as an FTS5 string", arguments: [
-        (SearchPattern.Mode.allWords, "\"sea\" \"view\""), (.anyWord, "\"sea\" OR \"view\""), (.phrase, "\"sea view\""),
-        (.prefixes, "\"sea\"* \"view\"*"),
-    ])
+    @Test(
+        "each mode writes each word as an FTS5 string",
+        arguments: [
+            (SearchPattern.Mode.allWords, "\"sea\" \"view\""), (.anyWord, "\"sea\" OR \"view\""),
+            (.phrase, "\"sea view\""),
+            (.prefixes, "\"sea\"* \"view\"*"),
+        ])
     func modes(mode: SearchPattern.Mode, query: String) throws {
         #expect(try SearchPattern("  sea \t view\n", mode: mode)?.query == query)
     }
@@ -64,7 +68,9 @@ private func tokenizerZoo() throws -> Connection {
         #expect(try db.searchIDs("\"\"\"") == [])
         #expect(try db.searchIDs("🛒") == [5])  // unicode61 indexes emoji as letters
         let trigram = try #require(try SearchPattern("crè"))
-        #expect(try db.fetchAll(UntypedRow.self, "SELECT rowid FROM trigram_fts WHERE trigram_fts MATCH \(trigram)").count == 1)
+        #expect(
+            try db.fetchAll(UntypedRow.self, "SELECT rowid FROM trigram_fts WHERE trigram_fts MATCH \(trigram)").count
+                == 1)
     }
 
     @Test("a text over the limits is refused with a typed error; at the limits it runs")
@@ -95,7 +101,10 @@ private func tokenizerZoo() throws -> Connection {
             let text = [run.joined(), random, run.joined() + random + run.reversed().joined()][shape]
             for mode in [SearchPattern.Mode.allWords, .anyWord, .phrase, .prefixes] {
                 guard let pattern = try SearchPattern(text, mode: mode) else {
-                    #expect(text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.value < 0x21 || (0x7F...0x9F).contains($0.value) })
+                    #expect(
+                        text.unicodeScalars.allSatisfy {
+                            $0.properties.isWhitespace || $0.value < 0x21 || (0x7F...0x9F).contains($0.value)
+                        })
                     continue
                 }
                 counter.add()

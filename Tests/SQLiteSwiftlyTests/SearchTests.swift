@@ -14,7 +14,10 @@ import Testing
         let pattern = try #require(try SearchPattern("sea"))
         let plain = try db.search(SearchNote.self, matching: pattern)
         #expect(plain.map(\.model.id) == [1, 2])
-        #expect(plain.map(\.model) == [try db.fetchOne(SearchNote.self, where: "id = 1"), try db.fetchOne(SearchNote.self, where: "id = 2")])
+        #expect(
+            plain.map(\.model) == [
+                try db.fetchOne(SearchNote.self, where: "id = 1"), try db.fetchOne(SearchNote.self, where: "id = 2"),
+            ])
         #expect(plain[0].rank < plain[1].rank)
         #expect(plain.allSatisfy { $0.rank < 0 && $0.snippet == nil && $0.highlights.isEmpty })
         let weighted = try db.search(SearchNote.self, matching: pattern, weights: ["title": 50])
@@ -35,7 +38,10 @@ import Testing
             SearchNote.self, matching: pattern, highlight: SearchHighlight(open: "<b>'", close: "'</b>"),
             snippet: SearchSnippet(open: "[", close: "]", ellipsis: "…", wordCount: 4, column: "body"))
         let result = try #require(results.first)
-        #expect(result.highlights == ["title": "<b>'Crème'</b> brûlée", "body": "Caramelize the sugar on the <b>'crème'</b> with a torch"])
+        #expect(
+            result.highlights == [
+                "title": "<b>'Crème'</b> brûlée", "body": "Caramelize the sugar on the <b>'crème'</b> with a torch",
+            ])
         #expect(result.snippet == "…the [crème] with a…")
         let sea = try db.search(
             SearchNote.self, matching: try SearchPattern("sea"), highlight: SearchHighlight(open: "«", close: "»"))
@@ -44,11 +50,13 @@ import Testing
         #expect(sea.allSatisfy { $0.highlights.keys.contains("title") })
         #expect(
             try requireSQLiteError {
-                try db.search(SearchNote.self, matching: pattern, snippet: SearchSnippet(open: "", close: "", wordCount: 65))
+                try db.search(
+                    SearchNote.self, matching: pattern, snippet: SearchSnippet(open: "", close: "", wordCount: 65))
             }.kind == .misuse)
         #expect(
             try requireSQLiteError {
-                try db.search(SearchNote.self, matching: pattern, snippet: SearchSnippet(open: "", close: "", column: "x"))
+                try db.search(
+                    SearchNote.self, matching: pattern, snippet: SearchSnippet(open: "", close: "", column: "x"))
             }.kind == .misuse)
     }
 
@@ -62,7 +70,8 @@ import Testing
         try db.transaction {
             for id in 1...30 {
                 let body = String(repeating: "salt ", count: id % 7 + 1) + "and pepper \(id)"
-                try insert.insert(SearchNote(id: id, title: "Note \(id)", body: body, pinned: id % 10 == 0, folder: id % 2 + 1))
+                try insert.insert(
+                    SearchNote(id: id, title: "Note \(id)", body: body, pinned: id % 10 == 0, folder: id % 2 + 1))
             }
         }
         let pattern = try #require(try SearchPattern("salt"))
@@ -82,7 +91,8 @@ import Testing
         #expect(pages.map(\.count) == [8, 8, 8, 6])
         #expect(pages.flatMap { $0 } == all.sorted { ($0.rank, $0.model.id) < ($1.rank, $1.model.id) }.map(\.model.id))
         #expect(try db.search(SearchNote.self, matching: pattern, limit: 0) == [])
-        #expect(try requireSQLiteError { try db.search(SearchNote.self, matching: pattern, offset: -1) }.kind == .misuse)
+        #expect(
+            try requireSQLiteError { try db.search(SearchNote.self, matching: pattern, offset: -1) }.kind == .misuse)
         #expect(try db.search(SearchNote.self, matching: nil) == [])
     }
 
@@ -92,7 +102,9 @@ import Testing
         let raw = SearchPattern(rawQuery: "title:sea OR (sugar NOT cream)")
         #expect(try db.search(SearchNote.self, matching: raw).map(\.model.id).sorted() == [1, 2])
         for bad in ["\"unterminated", "AND", "nosuchcolumn:word", "(sea", "sea NEAR/x sugar"] {
-            let error = try requireSQLiteError { try db.search(SearchNote.self, matching: SearchPattern(rawQuery: bad)) }
+            let error = try requireSQLiteError {
+                try db.search(SearchNote.self, matching: SearchPattern(rawQuery: bad))
+            }
             #expect(error.kind == .invalidSearchPattern, "\(bad): \(error)")
             #expect(!error.message.isEmpty)
             #expect(error.sql?.contains("MATCH ?") == true)
@@ -125,7 +137,8 @@ import Testing
         try db.createFullTextIndex(index, content: .table("mail", rowID: nil))
         let pattern = try #require(try SearchPattern("resultat"))  // porter: résultats → resultat
         let found = try db.fetchAll(
-            UntypedRow.self, "SELECT subject FROM mail WHERE rowid IN (SELECT rowid FROM mail_fts WHERE mail_fts MATCH \(pattern))")
+            UntypedRow.self,
+            "SELECT subject FROM mail WHERE rowid IN (SELECT rowid FROM mail_fts WHERE mail_fts MATCH \(pattern))")
         #expect(found.map(\.values) == [[.text("Quarterly report")]])
         try db.execute("UPDATE mail SET body = 'Ramen instead' WHERE rowid = 2")
         #expect(try db.checkFullTextIndex(named: "mail_fts"))
@@ -138,15 +151,20 @@ import Testing
     func contentless() throws {
         let db = try Connection.inMemory()
         let index = FullTextIndex(columns: ["text"], name: "files_fts")
-        #expect(try requireSQLiteError { try db.createFullTextIndex(FullTextIndex(columns: ["text"]), content: .none) }.kind == .misuse)
+        #expect(
+            try requireSQLiteError { try db.createFullTextIndex(FullTextIndex(columns: ["text"]), content: .none) }.kind
+                == .misuse)
         try db.createFullTextIndex(index, content: .none)
-        #expect(try Connection.createFullTextIndexSQL(index, content: .none) == [
-            "CREATE VIRTUAL TABLE \"files_fts\" USING fts5(\"text\", tokenize = 'unicode61 remove_diacritics 2', content = '')"
-        ])
+        #expect(
+            try Connection.createFullTextIndexSQL(index, content: .none) == [
+                "CREATE VIRTUAL TABLE \"files_fts\" USING fts5(\"text\", tokenize = 'unicode61 remove_diacritics 2', content = '')"
+            ])
         try db.execute("INSERT INTO files_fts (rowid, text) VALUES (\(7), \("Straße nach Köln"))")
         try db.execute("INSERT INTO files_fts (rowid, text) VALUES (\(8), \("Route de Paris"))")
         let pattern = try #require(try SearchPattern("koln"))
-        #expect(try db.fetchAll(UntypedRow.self, "SELECT rowid, text FROM files_fts WHERE files_fts MATCH \(pattern)").map(\.values) == [[.integer(7), .null]])
+        #expect(
+            try db.fetchAll(UntypedRow.self, "SELECT rowid, text FROM files_fts WHERE files_fts MATCH \(pattern)").map(
+                \.values) == [[.integer(7), .null]])
         try db.execute("INSERT INTO files_fts (files_fts, rowid, text) VALUES ('delete', \(7), \("Straße nach Köln"))")
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM files_fts WHERE files_fts MATCH \(pattern)") == 0)
         #expect(try db.checkFullTextIndex(named: "files_fts"))

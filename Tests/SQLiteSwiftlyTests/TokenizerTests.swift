@@ -96,13 +96,16 @@ private struct Misplaced: TextTokenizer {
     /// A database with `docs (id, body)` indexed by `tokenizer` as `docs_fts`.
     private func documents(_ tokenizer: FullTextTokenizer, on db: Connection) throws {
         try db.execute("CREATE TABLE docs (id INTEGER PRIMARY KEY, body TEXT)")
-        try db.createFullTextIndex(FullTextIndex(columns: ["body"], tokenizer: tokenizer), content: .table("docs", rowID: "id"))
+        try db.createFullTextIndex(
+            FullTextIndex(columns: ["body"], tokenizer: tokenizer), content: .table("docs", rowID: "id"))
     }
 
     private func ids(_ db: Connection, _ text: String, mode: SearchPattern.Mode = .allWords) throws -> [Int] {
         let pattern = try #require(try SearchPattern(text, mode: mode))
-        return try db.fetchAll(UntypedRow.self, "SELECT rowid FROM docs_fts WHERE docs_fts MATCH \(pattern) ORDER BY rowid")
-            .map { row in if case .integer(let id) = row.values[0] { Int(id) } else { -1 } }
+        return try db.fetchAll(
+            UntypedRow.self, "SELECT rowid FROM docs_fts WHERE docs_fts MATCH \(pattern) ORDER BY rowid"
+        )
+        .map { row in if case .integer(let id) = row.values[0] { Int(id) } else { -1 } }
     }
 
     @Test("a throwing tokenizer fails the write with a typed error naming it, and nothing is written")
@@ -118,7 +121,10 @@ private struct Misplaced: TextTokenizer {
         #expect(insert.sql?.hasPrefix("INSERT INTO docs") == true)
         let update = try requireSQLiteError { try db.execute("UPDATE docs SET body = 'forbidden' WHERE id = 1") }
         #expect(update.kind == .tokenizerFailed)
-        #expect(try db.fetchAll(UntypedRow.self, "SELECT * FROM docs").map(\.values) == [[.integer(1), .text("allowed words here")]])
+        #expect(
+            try db.fetchAll(UntypedRow.self, "SELECT * FROM docs").map(\.values) == [
+                [.integer(1), .text("allowed words here")]
+            ])
         #expect(try db.checkFullTextIndex(named: "docs_fts"))
         let search = try requireSQLiteError { try ids(db, "forbidden") }
         #expect(search.kind == .tokenizerFailed)
@@ -202,7 +208,8 @@ private struct Misplaced: TextTokenizer {
         try await pool.write { db in
             try db.execute("CREATE TABLE docs (id INTEGER PRIMARY KEY, body TEXT)")
             try db.createFullTextIndex(
-                FullTextIndex(columns: ["body"], tokenizer: .swift(UnicodeWords.self)), content: .table("docs", rowID: "id"))
+                FullTextIndex(columns: ["body"], tokenizer: .swift(UnicodeWords.self)),
+                content: .table("docs", rowID: "id"))
             try db.execute("INSERT INTO docs VALUES (1, 'ÉCOLE normale'), (2, '東京タワー')")
         }
         for _ in 0..<4 {
@@ -247,7 +254,8 @@ private struct Misplaced: TextTokenizer {
         let ecole = try #require(try SearchPattern("ecole"))
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM accents_fts WHERE accents_fts MATCH \(ecole)") == 0)
         let accented = try #require(try SearchPattern("ÉCOLE"))
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM accents_fts WHERE accents_fts MATCH \(accented)") == 1)
+        #expect(
+            try db.fetchValue(Int.self, "SELECT count(*) FROM accents_fts WHERE accents_fts MATCH \(accented)") == 1)
     }
 }
 

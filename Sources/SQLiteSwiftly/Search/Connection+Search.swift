@@ -89,7 +89,8 @@ struct SearchQuery {
             guard (1...64).contains(snippet.wordCount) else {
                 throw Self.misuse("a snippet holds 1 to 64 words, not \(snippet.wordCount)", index)
             }
-            inner = inner + ", snippet(\(SQL(verbatim: fts)), \(column), \(snippet.open), \(snippet.close), "
+            inner =
+                inner + ", snippet(\(SQL(verbatim: fts)), \(column), \(snippet.open), \(snippet.close), "
                 + "\(snippet.ellipsis), \(snippet.wordCount)) AS \"snippet\""
             outer = outer + ", \"search\".\"snippet\" AS \"search: snippet\""
         } else {
@@ -98,7 +99,8 @@ struct SearchQuery {
         for number in index.columns.indices {
             let alias = "\"search: highlight \(number + 1)\""
             if let highlight {
-                inner = inner + SQL(verbatim: ", highlight(\(fts), \(number), ")
+                inner =
+                    inner + SQL(verbatim: ", highlight(\(fts), \(number), ")
                     + "\(highlight.open), \(highlight.close)) AS \(SQL(verbatim: alias))"
                 outer = outer + SQL(verbatim: ", \"search\".\(alias) AS \(alias)")
             } else {
@@ -108,7 +110,8 @@ struct SearchQuery {
         inner = inner + SQL(verbatim: " FROM \(fts) WHERE \(fts) MATCH ") + "\(pattern)"
         if let ranking = try Self.ranking(weights, index) { inner = inner + " AND rank MATCH \(ranking)" }
         let key = "\(source).\(index.rowIDExpression)"
-        var sql = "SELECT " + outer + " FROM (" + inner + ") AS \"search\" JOIN "
+        var sql =
+            "SELECT " + outer + " FROM (" + inner + ") AS \"search\" JOIN "
             + SQL(verbatim: "\(source) ON \(key) = \"search\".\"search: rowid\"")
         if let condition { sql = sql + " WHERE (" + condition + ")" }
         sql = sql + " ORDER BY " + order

@@ -20,7 +20,9 @@ enum FullTextSQL {
         var arguments = index.columns.map(\.quotedSQLIdentifier)
         arguments.append("tokenize = " + literal(index.declaration.tokenizer.description))
         let prefixes = index.declaration.prefixLengths
-        if !prefixes.isEmpty { arguments.append("prefix = " + literal(prefixes.map(String.init).joined(separator: " "))) }
+        if !prefixes.isEmpty {
+            arguments.append("prefix = " + literal(prefixes.map(String.init).joined(separator: " ")))
+        }
         switch index.content {
         case .table(let table, let rowID):
             arguments.append("content = " + literal(table))
@@ -29,7 +31,8 @@ enum FullTextSQL {
             arguments.append("content = ''")
         }
         let exists = ifNotExists ? "IF NOT EXISTS " : ""
-        return "CREATE VIRTUAL TABLE \(exists)\(index.name.quotedSQLIdentifier) USING fts5(\(arguments.joined(separator: ", ")))"
+        return
+            "CREATE VIRTUAL TABLE \(exists)\(index.name.quotedSQLIdentifier) USING fts5(\(arguments.joined(separator: ", ")))"
     }
 
     /// One trigger of an external-content index: its name and its `CREATE TRIGGER` statement.
@@ -53,16 +56,19 @@ enum FullTextSQL {
         let insert = "INSERT INTO \(target) (\(list)) VALUES (\(values("new")));"
         let delete = "INSERT INTO \(target) (\(target), \(list)) VALUES ('delete', \(values("old")));"
         // An implicit rowid cannot be named in UPDATE OF: then every update re-indexes the row.
-        let watched = index.rowIDExpression == "rowid" ? "" : "OF \(([index.rowIDExpression] + columns).joined(separator: ", ")) "
+        let watched =
+            index.rowIDExpression == "rowid" ? "" : "OF \(([index.rowIDExpression] + columns).joined(separator: ", ")) "
         let on = table.quotedSQLIdentifier
         let names = triggerNames(of: index)
         return [
             Trigger(
                 name: names[0],
-                sql: "CREATE TRIGGER \(exists)\(names[0].quotedSQLIdentifier) AFTER INSERT ON \(on) BEGIN \(insert) END"),
+                sql: "CREATE TRIGGER \(exists)\(names[0].quotedSQLIdentifier) AFTER INSERT ON \(on) BEGIN \(insert) END"
+            ),
             Trigger(
                 name: names[1],
-                sql: "CREATE TRIGGER \(exists)\(names[1].quotedSQLIdentifier) AFTER DELETE ON \(on) BEGIN \(delete) END"),
+                sql: "CREATE TRIGGER \(exists)\(names[1].quotedSQLIdentifier) AFTER DELETE ON \(on) BEGIN \(delete) END"
+            ),
             Trigger(
                 name: names[2],
                 sql: "CREATE TRIGGER \(exists)\(names[2].quotedSQLIdentifier) AFTER UPDATE \(watched)ON \(on) "

@@ -39,6 +39,15 @@ struct LiveFullTextIndex: Equatable {
         for argument in arguments { read(argument) }
     }
 
+    /// Where the index reads its text: `nil` when it keeps its own copy.
+    var contentDeclaration: FullTextIndex.Content? {
+        switch content {
+        case nil: nil
+        case ""?: FullTextIndex.Content.none
+        case let table?: .table(table, rowID: contentRowID.sqlIdentifierKey == "rowid" ? nil : contentRowID)
+        }
+    }
+
     private mutating func read(_ argument: [SQLWords.Word]) {
         guard let first = argument.first else { return }
         guard argument.count >= 3, argument[1].isSymbol("=") else {
@@ -64,6 +73,44 @@ private struct SchemaEntry {
 }
 
 extension Connection {
+    /// Reads the declaration of an FTS5 table of the main database, such as one the library did not create.
+    ///
+    /// - Parameter name: The table's name (ASCII case ignored).
+    /// - Returns: The index, named `name`, and where it reads its text: a table, `.none` for a contentless index,
+    ///   or `nil` for an index that keeps its own copy of the text; `nil` when there is no such table or it is not
+    ///   an FTS5 table.
+    /// - Throws: ``SQLiteError`` when the schema cannot be read.
+    public func fullTextIndexDeclaration(named name: String) throws(SQLiteError)
+        -> (index: FullTextIndex, content: FullTextIndex.Content?)?
+    {
+        let sql = try fetchValue(
+            String.self, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = \(name) COLLATE NOCASE")
+        guard let sql, let live = LiveFullTextIndex(sql: sql), live.module.sqlIdentifierKey == "fts5" else {
+            return nil
+        }
+        var index = FullTextIndex(columns: live.columns, prefixLengths: live.prefixLengths, name: name)
+        index.tokenizer = FullTextTokenizer(live.tokenizer.first ?? "", arguments: Array(live.tokenizer.dropFirst()))
+        return (index, live.contentDeclaration)
+    }
+
+    /// Lists the differences between a full-text index and the database: the FTS5 table's columns, tokenizer,
+    /// prefix lengths and content, and over a table, the three triggers the library writes.
+    ///
+    /// ``verify(_:)`` makes this comparison for a ``FullTextSearchable`` model; this is for an index created with
+    /// ``createFullTextIndex(_:content:ifNotExists:)``.
+    ///
+    /// - Parameters:
+    ///   - index: The index as declared.
+    ///   - content: Where it reads its text.
+    /// - Returns: Every difference; empty when the index matches.
+    /// - Throws: ``SQLiteError/Kind/misuse`` for an index FTS5 could not create as declared; ``SQLiteError`` when
+    ///   the schema cannot be read.
+    public func fullTextIndexDifferences(_ index: FullTextIndex, content: FullTextIndex.Content) throws(SQLiteError)
+        -> [SchemaDifference]
+    {
+        try fullTextDifferences(of: ResolvedFullTextIndex.standalone(index, content: content))
+    }
+
     /// The differences between a model's declared full-text index and the database, or none for a model that
     /// declares no index.
     func fullTextDifferences<Model: TableModel>(for type: Model.Type) throws(SQLiteError) -> [SchemaDifference] {
@@ -115,18 +162,15 @@ extension Connection {
                     .fullTextIndex, "prefix lengths \(Set(index.declaration.prefixLengths).sorted())",
                     "prefix lengths \(Set(live.prefixLengths).sorted())"))
         }
-        let liveContent: FullTextIndex.Content? =
-            switch live.content {
-            case nil: nil
-            case ""?: FullTextIndex.Content.none
-            case let table?: .table(table, rowID: live.contentRowID)
-            }
+        let liveContent = live.contentDeclaration
         if !sameContent(index.content, liveContent) {
             differences.append(
                 difference(.fullTextIndex, "content \(describe(index.content))", "content \(describe(liveContent))"))
         }
         for trigger in FullTextSQL.triggers(of: index) {
-            let found = entries.first { $0.type == "trigger" && $0.name.sqlIdentifierKey == trigger.name.sqlIdentifierKey }
+            let found = entries.first {
+                $0.type == "trigger" && $0.name.sqlIdentifierKey == trigger.name.sqlIdentifierKey
+            }
             guard let found else {
                 differences.append(difference(.fullTextTrigger, column: trigger.name, "the trigger", "no trigger"))
                 continue

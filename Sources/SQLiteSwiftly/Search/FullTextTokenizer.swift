@@ -80,7 +80,9 @@ public struct FullTextTokenizer: Hashable, Sendable, CustomStringConvertible {
     /// ASCII letters, digits, `_` and non-ASCII characters, as FTS5 reads bare words, otherwise in single quotes.
     public var description: String {
         ([name] + arguments).map { word in
-            let isBare = !word.isEmpty && word.utf8.allSatisfy { $0 >= 0x80 || $0 == UInt8(ascii: "_") || isASCIIAlphanumeric($0) }
+            let isBare =
+                !word.isEmpty
+                && word.utf8.allSatisfy { $0 >= 0x80 || $0 == UInt8(ascii: "_") || isASCIIAlphanumeric($0) }
             return isBare ? word : word.quoted(by: UInt8(ascii: "'"))
         }.joined(separator: " ")
     }

@@ -1,9 +1,10 @@
 import CSQLiteSwiftly
 
 /// The C function FTS5 gives a tokenizer to receive each token.
-public typealias TokenCallback = @convention(c) (
-    UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, Int32, Int32
-) -> Int32
+public typealias TokenCallback =
+    @convention(c) (
+        UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, Int32, Int32
+    ) -> Int32
 
 /// Where a ``TextTokenizer`` hands the tokens of a text, in order.
 ///
@@ -37,7 +38,9 @@ public struct TokenSink: ~Copyable {
     /// - Throws: ``SQLiteError/Kind/tokenizerFailed`` for a range outside the text or a colocated first token;
     ///   ``SQLiteError`` with SQLite's code when SQLite asks to stop (it has what it needs, or failed): the
     ///   tokenizer must then stop and throw it on, and every later call throws it again.
-    @inlinable public mutating func add(_ token: UnsafeBufferPointer<UInt8>, at range: Range<Int>, colocated: Bool = false)
+    @inlinable public mutating func add(
+        _ token: UnsafeBufferPointer<UInt8>, at range: Range<Int>, colocated: Bool = false
+    )
         throws(SQLiteError)
     {
         guard status == SQLITE_OK else { throw stopped() }

@@ -13,7 +13,8 @@ final class TokenizerFactory {
     let api: UnsafeMutablePointer<fts5_api>
     let make: ([String], borrowing TokenizerContext, TokenizerFactory) throws -> TokenizerInstance
 
-    init<Tokenizer: TextTokenizer>(_ type: Tokenizer.Type, errors: FunctionErrors, api: UnsafeMutablePointer<fts5_api>) {
+    init<Tokenizer: TextTokenizer>(_ type: Tokenizer.Type, errors: FunctionErrors, api: UnsafeMutablePointer<fts5_api>)
+    {
         name = Tokenizer.name
         self.errors = errors
         self.api = api
@@ -29,7 +30,8 @@ final class TokenizerFactory {
             failure = SQLiteError(.tokenizerFailed, message: "the tokenizer \"\(name)\" is wrong: \(error.message)")
         } else {
             let description = (error as? SQLiteError)?.message ?? String(describing: error)
-            failure = SQLiteError(.tokenizerFailed, message: "the tokenizer \"\(name)\" failed \(doing): \(description)")
+            failure = SQLiteError(
+                .tokenizerFailed, message: "the tokenizer \"\(name)\" failed \(doing): \(description)")
         }
         failure.function = name
         errors.record(failure)
@@ -98,23 +100,23 @@ let deleteTokenizer: @convention(c) (OpaquePointer?) -> Void = { instance in
 let tokenizeText:
     @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, TokenCallback?)
         -> Int32 = { instance, context, flags, text, count, callback in
-        guard let instance, let callback else { return SQLITE_MISUSE }
-        return Unmanaged<TokenizerInstance>.fromOpaque(UnsafeRawPointer(instance))._withUnsafeGuaranteedRef {
-            instance in
-            // The one place every Swift tokenizer call passes: a per-connection interrupt check belongs here,
-            // returning SQLITE_INTERRUPT before the tokenizer runs.
-            let bytes = UnsafeBufferPointer(
-                start: UnsafeRawPointer(text)?.assumingMemoryBound(to: UInt8.self),
-                count: text == nil ? 0 : Int(max(count, 0)))
-            var tokens = TokenSink(context: context, callback: callback, text: bytes)
-            do {
-                try instance.tokenize(bytes, for: TokenizationReason(flags: flags), into: &tokens)
-            } catch {
-                // SQLite asked to stop: its code is the answer, whatever the tokenizer threw after it.
-                guard tokens.status == SQLITE_OK else { return tokens.status }
-                instance.factory.fail(error, while: "on a text of \(bytes.count) bytes")
-                return SQLITE_ERROR
+            guard let instance, let callback else { return SQLITE_MISUSE }
+            return Unmanaged<TokenizerInstance>.fromOpaque(UnsafeRawPointer(instance))._withUnsafeGuaranteedRef {
+                instance in
+                // The one place every Swift tokenizer call passes: a per-connection interrupt check belongs here,
+                // returning SQLITE_INTERRUPT before the tokenizer runs.
+                let bytes = UnsafeBufferPointer(
+                    start: UnsafeRawPointer(text)?.assumingMemoryBound(to: UInt8.self),
+                    count: text == nil ? 0 : Int(max(count, 0)))
+                var tokens = TokenSink(context: context, callback: callback, text: bytes)
+                do {
+                    try instance.tokenize(bytes, for: TokenizationReason(flags: flags), into: &tokens)
+                } catch {
+                    // SQLite asked to stop: its code is the answer, whatever the tokenizer threw after it.
+                    guard tokens.status == SQLITE_OK else { return tokens.status }
+                    instance.factory.fail(error, while: "on a text of \(bytes.count) bytes")
+                    return SQLITE_ERROR
+                }
+                return tokens.status
             }
-            return tokens.status
         }
-    }

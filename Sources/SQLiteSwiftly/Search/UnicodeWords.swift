@@ -42,7 +42,9 @@ public struct UnicodeWords: TextTokenizer, Sendable {
     ///   - reason: Why the text is split; every reason splits the same way.
     ///   - tokens: Receives the tokens.
     /// - Throws: What `tokens` throws.
-    public func tokenize(_ text: UnsafeBufferPointer<UInt8>, for reason: TokenizationReason, into tokens: inout TokenSink)
+    public func tokenize(
+        _ text: UnsafeBufferPointer<UInt8>, for reason: TokenizationReason, into tokens: inout TokenSink
+    )
         throws
     {
         var folded: [UInt8] = []

@@ -21,7 +21,8 @@ public final class WrappedTokenizer {
         guard let find = api.pointee.xFindTokenizer,
             find(api, description.name, &userData, &methods) == SQLITE_OK, let create = methods.xCreate
         else {
-            var error = SQLiteError(.misuse, message: "no tokenizer is named \"\(description.name)\" on this connection")
+            var error = SQLiteError(
+                .misuse, message: "no tokenizer is named \"\(description.name)\" on this connection")
             error.function = description.name
             throw error
         }
@@ -90,7 +91,8 @@ private let wrappedToken: TokenCallback = { context, flags, token, count, start,
         return SQLITE_ERROR
     }
     let bytes = UnsafeBufferPointer(
-        start: UnsafeRawPointer(token)?.assumingMemoryBound(to: UInt8.self), count: token == nil ? 0 : Int(max(count, 0)))
+        start: UnsafeRawPointer(token)?.assumingMemoryBound(to: UInt8.self),
+        count: token == nil ? 0 : Int(max(count, 0)))
     do {
         try call.pointee.body(bytes, Int(start)..<Int(end), flags & FTS5_TOKEN_COLOCATED != 0)
         return SQLITE_OK

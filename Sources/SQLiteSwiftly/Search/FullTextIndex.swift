@@ -25,7 +25,7 @@ public protocol FullTextSearchable: TableModel {
 
 /// A full-text index: the text columns an SQLite FTS5 table indexes, with its tokenizer and prefix indexes.
 ///
-/// A ``FullTextSearchable`` model declares one; ``Connection/createFullTextIndex(_:content:)`` creates one over
+/// A ``FullTextSearchable`` model declares one; ``Connection/createFullTextIndex(_:content:ifNotExists:)`` creates one over
 /// any table, such as a table of a database the library did not create, or without content (a contentless
 /// index, whose text lives elsewhere).
 ///
@@ -40,7 +40,7 @@ public struct FullTextIndex: Hashable, Sendable {
         /// `rowid` (which `VACUUM` may renumber in a table without such a key, which would break the index).
         case table(String, rowID: String?)
         /// A contentless index: it keeps only the index. The caller inserts each row's text with its row id and
-        /// must give the same text again to remove it (see ``Connection/createFullTextIndex(_:content:)``);
+        /// must give the same text again to remove it (see ``Connection/createFullTextIndex(_:content:ifNotExists:)``);
         /// results have row ids and ranks but no text, so no snippets or highlights.
         case none
     }

@@ -48,7 +48,7 @@ public protocol TextTokenizer: SendableMetatype {
     ///   - text: The text's UTF-8 bytes, valid only during the call.
     ///   - reason: Why the text is split: a document to index, a search, or an auxiliary function.
     ///   - tokens: Receives each token, with the byte range of the text it comes from.
-    /// - Throws: Any error, which fails the statement; or the error ``TokenSink/add(_:at:colocated:)`` throws when
+    /// - Throws: Any error, which fails the statement; or the error a ``TokenSink`` throws when
     ///   SQLite asks to stop, which must be passed on.
     func tokenize(_ text: UnsafeBufferPointer<UInt8>, for reason: TokenizationReason, into tokens: inout TokenSink)
         throws

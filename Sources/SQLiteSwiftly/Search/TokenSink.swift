@@ -66,7 +66,7 @@ public struct TokenSink: ~Copyable {
     /// - Parameters:
     ///   - range: The byte range of the text that is the token.
     ///   - colocated: Whether the token takes the position of the token before it.
-    /// - Throws: As ``add(_:at:colocated:)``.
+    /// - Throws: As `add(_:at:colocated:)` for bytes.
     @inlinable public mutating func add(textIn range: Range<Int>, colocated: Bool = false) throws(SQLiteError) {
         guard range.lowerBound >= 0, range.upperBound <= text.count else {
             throw misplaced(range, colocated: colocated)
@@ -80,7 +80,7 @@ public struct TokenSink: ~Copyable {
     ///   - token: The token. An empty token is skipped.
     ///   - range: The byte range of the text the token stands for.
     ///   - colocated: Whether the token takes the position of the token before it.
-    /// - Throws: As ``add(_:at:colocated:)``.
+    /// - Throws: As `add(_:at:colocated:)` for bytes.
     public mutating func add(_ token: String, at range: Range<Int>, colocated: Bool = false) throws(SQLiteError) {
         var token = token
         var failure: SQLiteError?

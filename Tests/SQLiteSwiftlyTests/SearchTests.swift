@@ -171,6 +171,29 @@ import Testing
         #expect(try requireSQLiteError { try db.rebuildFullTextIndex(named: "files_fts") }.table == "files_fts")
     }
 
+    @Test("a Codable model is searchable too: its rows decode from the search's result columns")
+    func codableModel() throws {
+        struct Recipe: CodableTableModel, FullTextSearchable, Equatable {
+            var id: Int
+            var name: String
+            var steps: [String]
+            static let tableName = "recipes"
+            static let columns = [
+                Column("id", Int.self, primaryKey: true), Column("name", String.self), Column("steps", .text),
+            ]
+            static let fullTextIndex = FullTextIndex(columns: ["name", "steps"], tokenizer: .porter())
+        }
+        let db = try Connection.inMemory()
+        try db.createTable(for: Recipe.self)
+        let insert = try db.makeInsertStatement(for: Recipe.self)
+        let soup = Recipe(id: 1, name: "Onion soup", steps: ["Slice the onions", "Simmer for an hour"])
+        try insert.insert(soup)
+        try insert.insert(Recipe(id: 2, name: "Salad", steps: ["Wash", "Toss"]))
+        let found = try db.search(Recipe.self, matching: try SearchPattern("simmering"), highlight: SearchHighlight(open: "[", close: "]"))
+        #expect(found.map(\.model) == [soup])
+        #expect(found.first?.highlights["steps"] == "[\"Slice the onions\",\"[Simmer] for an hour\"]")
+    }
+
     @Test("foreign keys and record hooks keep working on the indexed table")
     func foreignKeysAndHooks() throws {
         struct Trimmed: FullTextSearchable, Equatable {

@@ -57,9 +57,15 @@ extension Connection {
             raw.schemaVerifiedAt = raw.reprepareCount
         }
         do {
-            return try readRows(raw, as: SearchResult<Model>.self) { raw throws(SQLiteError) in
-                try raw.bindIfNeeded(query.arguments)
+            var results: [SearchResult<Model>] = []
+            let layout = SearchResult<Model>.Layout()
+            try forEachRow(
+                raw, as: SearchResult<Model>.self,
+                binding: { raw throws(SQLiteError) in try raw.bindIfNeeded(query.arguments) }, lift: { $0 }
+            ) { row in
+                results.append(try SearchResult(row: row, layout: layout))
             }
+            return results
         } catch let error as SQLiteError where pattern.isRaw && error.kind == .sqlite && error.code == .error {
             // The statement compiled: a plain SQLITE_ERROR while it runs is FTS5 refusing the query.
             var invalid = error

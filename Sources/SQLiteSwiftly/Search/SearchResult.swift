@@ -24,13 +24,24 @@ public struct SearchResult<Model: FullTextSearchable>: RowDecodable {
     /// - Parameter row: The current row.
     /// - Throws: What the model's initializer throws; a conversion error for the rank or the texts.
     public init(row: borrowing Row) throws {
+        try self.init(row: row, layout: Layout())
+    }
+
+    /// Where the columns after the model's are, worked out once per search rather than once per row.
+    struct Layout {
+        /// The rank's column: the first after the model's.
+        let rank = Model.expectedColumnNames?.count ?? Model.columns.count
+        /// The indexed columns, whose highlights follow the rank and the snippet.
+        let indexed = Model.fullTextIndex.columns
+    }
+
+    init(row: borrowing Row, layout: Layout) throws {
         model = try Model(row: row)
-        let first = Model.expectedColumnNames?.count ?? Model.columns.count
-        rank = try row[first]
-        snippet = try row[first + 1]
+        rank = try row[layout.rank]
+        snippet = try row[layout.rank + 1]
         highlights = [:]
-        for (offset, column) in Model.fullTextIndex.columns.enumerated() {
-            if let text: String = try row[first + 2 + offset] { highlights[column] = text }
+        for (offset, column) in layout.indexed.enumerated() {
+            if let text: String = try row[layout.rank + 2 + offset] { highlights[column] = text }
         }
     }
 }

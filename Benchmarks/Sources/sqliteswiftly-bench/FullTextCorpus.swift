@@ -128,6 +128,7 @@ final class FullTextCorpus: Sendable {
             offsets.append((next - text.utf8.count, text.utf8.count))
         }
         let base = storage.baseAddress
+        let (documents, queries) = (self.documents, self.queries)
         raw = documents.indices.map { index in
             let (title, body) = (offsets[2 * index], offsets[2 * index + 1])
             return rawc_doc(

@@ -74,3 +74,45 @@ public macro Table(_ name: String, indexes: [TableIndex]) =
     extension, conformances: TableModel,
     names: named(tableName), named(columns), named(indexes), named(init(row:)), named(encode(to:)))
 public macro Table(indexes: [TableIndex]) = #externalMacro(module: "SQLiteSwiftlyMacrosPlugin", type: "TableMacro")
+
+/// Derives a complete ``SQLiteSwiftly/TableModel`` conformance for a struct stored in the table `name`, and makes
+/// it ``SQLiteSwiftly/FullTextSearchable`` with a full-text index over some of its columns.
+///
+/// ```swift
+/// @Table("notes", fullTextIndex: FullTextIndex(columns: ["title", "body"], tokenizer: .porter()))
+/// struct Note {
+///     @TableColumn(primaryKey: true) var id: Int
+///     var title: String
+///     var body: String
+/// }
+/// ```
+///
+/// See ``Table()`` for what is generated; `fullTextIndex` becomes the model's `static let fullTextIndex`, created
+/// with the table. A column the index names as a string literal must be a column of the struct, or the macro
+/// reports an error.
+///
+/// - Parameters:
+///   - name: The table name, used as given (generated SQL always quotes it).
+///   - indexes: The indexes created with the table.
+///   - fullTextIndex: The full-text index created with the table.
+@attached(
+    extension, conformances: TableModel, FullTextSearchable,
+    names: named(tableName), named(columns), named(indexes), named(fullTextIndex), named(init(row:)),
+    named(encode(to:)))
+public macro Table(_ name: String, indexes: [TableIndex] = [], fullTextIndex: FullTextIndex) =
+    #externalMacro(module: "SQLiteSwiftlyMacrosPlugin", type: "TableMacro")
+
+/// Derives a complete ``SQLiteSwiftly/TableModel`` conformance for a struct, and makes it
+/// ``SQLiteSwiftly/FullTextSearchable``; the table is named after the type.
+///
+/// See ``Table(_:indexes:fullTextIndex:)``.
+///
+/// - Parameters:
+///   - indexes: The indexes created with the table.
+///   - fullTextIndex: The full-text index created with the table.
+@attached(
+    extension, conformances: TableModel, FullTextSearchable,
+    names: named(tableName), named(columns), named(indexes), named(fullTextIndex), named(init(row:)),
+    named(encode(to:)))
+public macro Table(indexes: [TableIndex] = [], fullTextIndex: FullTextIndex) =
+    #externalMacro(module: "SQLiteSwiftlyMacrosPlugin", type: "TableMacro")

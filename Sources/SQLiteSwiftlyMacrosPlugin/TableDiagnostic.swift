@@ -67,6 +67,12 @@ struct TableDiagnostic: DiagnosticMessage, Error {
         Self(message: "two properties map to the column \"\(name)\"", id: "duplicateColumn")
     }
 
+    static func unknownIndexedColumn(_ name: String) -> Self {
+        Self(
+            message: "the full-text index names \"\(name)\", which is not a column of this struct",
+            id: "unknownIndexedColumn")
+    }
+
     static let columnOnSeveralBindings = Self(
         message: "@TableColumn must annotate a declaration of exactly one property", id: "columnOnSeveralBindings")
 

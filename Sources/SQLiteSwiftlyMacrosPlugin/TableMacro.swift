@@ -7,7 +7,8 @@ import SwiftSyntaxMacros
 ///
 /// The extension holds `static let tableName`, `static let columns` (one `Column(name, Type.self, ...)` per
 /// stored property, in declaration order), `static let indexes` when `@Table(indexes:)` is given,
-/// `init(row:)` reading each column by its index, and `encode(to:)` encoding each property in the same order.
+/// `init(row:)` reading each column by its index, and `encode(to:)` encoding each property in the same order;
+/// `@Table(fullTextIndex:)` adds `static let fullTextIndex` and the `FullTextSearchable` conformance.
 /// Members the struct already declares itself are not generated. A property declared
 /// `@TableColumn(storage: .json)` goes through `SQLiteSwiftlyMacros.JSONColumn`, which stores it as JSON text.
 public struct TableMacro: ExtensionMacro {
@@ -50,9 +51,25 @@ public struct TableMacro: ExtensionMacro {
             context.diagnose(Diagnostic(node: node, message: TableDiagnostic.columnsWithoutCoding))
             return []
         }
+        let fullTextIndex = node.argumentList.first { $0.label?.text == "fullTextIndex" }?.expression
+        if let fullTextIndex,
+            let unknown = FullTextIndexColumns.unknownColumn(in: fullTextIndex, of: collector.properties)
+        {
+            context.diagnose(
+                Diagnostic(node: unknown.node, message: TableDiagnostic.unknownIndexedColumn(unknown.name)))
+            return []
+        }
         let members = generatedMembers(
             properties: collector.properties, attribute: node, structDecl: structDecl)
-        let conformance = protocols.isEmpty ? "" : ": SQLiteSwiftly.TableModel"
+        // The protocols the type lacks among those the attribute declares: TableModel, and FullTextSearchable for
+        // the overloads that take a full-text index.
+        let lacking = protocols.map(\.trimmedDescription)
+        var adopted: [String] = []
+        if lacking.contains(where: { $0.hasSuffix("TableModel") }) { adopted.append("SQLiteSwiftly.TableModel") }
+        if fullTextIndex != nil && lacking.contains(where: { $0.hasSuffix("FullTextSearchable") }) {
+            adopted.append("SQLiteSwiftly.FullTextSearchable")
+        }
+        let conformance = adopted.isEmpty ? "" : ": " + adopted.joined(separator: ", ")
         let source: DeclSyntax = """
             extension \(type.trimmed)\(raw: conformance) {
             \(raw: members.joined(separator: "\n\n"))
@@ -69,10 +86,12 @@ public struct TableMacro: ExtensionMacro {
         let declared = DeclaredMembers(structDecl.memberBlock.members)
         var tableName = StringLiteralExprSyntax(content: structDecl.name.text.withoutBackticks).description
         var indexes: String?
+        var fullTextIndex: String?
         for argument in attribute.argumentList {
             switch argument.label?.text {
             case nil: tableName = argument.expression.trimmedDescription
             case "indexes": indexes = argument.expression.trimmedDescription
+            case "fullTextIndex": fullTextIndex = argument.expression.trimmedDescription
             default: break
             }
         }
@@ -87,6 +106,9 @@ public struct TableMacro: ExtensionMacro {
         }
         if let indexes, !declared.contains("indexes") {
             members.append("\(access)static let indexes: [SQLiteSwiftly.TableIndex] = \(indexes)")
+        }
+        if let fullTextIndex, !declared.contains("fullTextIndex") {
+            members.append("\(access)static let fullTextIndex: SQLiteSwiftly.FullTextIndex = \(fullTextIndex)")
         }
         if !declared.contains("init(row:)") {
             members.append(

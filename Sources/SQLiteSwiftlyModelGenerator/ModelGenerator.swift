@@ -49,8 +49,10 @@ package struct ModelGenerator {
     /// Generates one Swift source file with a type per table and view.
     ///
     /// - Parameter tables: The SQL names of the tables and views to generate, in output order, or `nil` (or empty)
-    ///   for every table in name order, then every view in name order. Virtual tables, their shadow tables and
-    ///   views whose `SELECT` no longer compiles are then skipped, with a comment and a summary line.
+    ///   for every table in name order, then every view in name order. An FTS5 index kept in step with a generated
+    ///   table by the triggers the library writes becomes that model's `fullTextIndex`; other virtual tables,
+    ///   shadow tables and views whose `SELECT` no longer compiles are then skipped, with a comment and a summary
+    ///   line.
     /// - Returns: The source and a summary of what was generated.
     /// - Throws: ``SQLiteError`` of kind ``SQLiteError/Kind/misuse`` when a requested table does not exist or is
     ///   a virtual or shadow table; the SQLite error when a requested view cannot be read; any SQLite error while
@@ -74,8 +76,10 @@ package struct ModelGenerator {
                     skipped.append("Skipped view \(SwiftLiteral.string(entry.name)): \(error.message).")
                 }
             }
-            skipped += try virtualTableNotes(entries, reader: reader)
         }
+        // Full-text indexes attach to the tables generated, also when only some were asked for.
+        let virtualLines = try FullTextIndexes(connection: connection).attach(entries, to: &schemas, reader: reader)
+        if tables?.isEmpty ?? true { skipped += virtualLines }
         if options.checksStoredValues {
             let survey = StoredValueSurvey(connection: connection)
             for index in schemas.indices {
@@ -129,24 +133,15 @@ package struct ModelGenerator {
         }
     }
 
-    /// A comment line per virtual table, naming its module and the shadow tables it keeps its data in.
-    private func virtualTableNotes(_ entries: [SchemaReader.Entry], reader: SchemaReader) throws -> [String] {
-        let shadows = entries.filter { $0.type == "shadow" }.map(\.name)
-        return try entries.filter { $0.type == "virtual" }.map { entry in
-            let module = try reader.module(ofVirtualTable: entry.name).map { " (\($0))" } ?? ""
-            let own = shadows.filter { $0.nameKey.hasPrefix(entry.name.nameKey + "_") }
-            var line = "Skipped virtual table \(SwiftLiteral.string(entry.name))\(module)"
-            if !own.isEmpty { line += " and its shadow tables \(own.map(SwiftLiteral.string).joined(separator: ", "))" }
-            return line + ": a model cannot create them."
-        }
-    }
-
     /// `table "Orders" -> Order: 6 columns; left as comments: CHECK on "Status"`.
     static func summary(of schema: TableSchema, typeName: String) -> String {
         let readOnly = schema.kind == .view ? " (read-only)" : ""
         let count = schema.columns.count
         var line = "\(schema.kind.rawValue) \(SwiftLiteral.string(schema.name)) -> \(typeName)\(readOnly): "
         line += count == 1 ? "1 column" : "\(count) columns"
+        if let index = schema.fullTextIndex {
+            line += "; full-text index \(SwiftLiteral.string(index.tableName(over: schema.name)))"
+        }
         if !schema.notes.isEmpty {
             line += "; left as comments: " + schema.notes.map(\.summary).joined(separator: ", ")
         }

@@ -57,11 +57,19 @@ struct ModelRenderer {
         lines.append("")
         switch table.kind {
         case .table:
-            lines.append("extension \(typeName): TableModel {")
+            let conformances = table.fullTextIndex == nil ? "TableModel" : "TableModel, FullTextSearchable"
+            lines.append("extension \(typeName): \(conformances) {")
             lines.append("    static let tableName = \(SwiftLiteral.string(table.name))")
             lines += arrayLiteral("static let columns", properties.map { columnExpression($0, table: table) })
             if !table.indexes.isEmpty {
                 lines += arrayLiteral("static let indexes", table.indexes.map(indexExpression))
+            }
+            if let index = table.fullTextIndex {
+                let declaration = "    static let fullTextIndex = " + fullTextIndexExpression(index)
+                lines.append(
+                    declaration.count <= Self.lineWidth
+                        ? declaration
+                        : "    static let fullTextIndex =\n        " + fullTextIndexExpression(index))
             }
         case .view:
             lines.append("extension \(typeName): RowDecodable {")

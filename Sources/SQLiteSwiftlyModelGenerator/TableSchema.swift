@@ -22,6 +22,9 @@ struct TableSchema: Hashable, Sendable {
     var indexes: [TableIndex] = []
     /// What the table has and a model cannot declare, in the order the generator found it.
     var notes: [SchemaNote] = []
+    /// The FTS5 index kept in step with the table by the triggers the library writes, which the model declares
+    /// (`FullTextSearchable`); `nil` when there is none.
+    var fullTextIndex: FullTextIndex?
 }
 
 /// A feature of a table that the generated model does not declare, written as a comment above the type and

@@ -3,9 +3,10 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
-/// The macros under test, as the compiler sees them: `@Table` adds the `TableModel` conformance.
+/// The macros under test, as the compiler sees them: `@Table` adds the `TableModel` conformance, and
+/// `FullTextSearchable` when it is given a full-text index.
 let tableMacroSpecs: [String: MacroSpec] = [
-    "Table": MacroSpec(type: TableMacro.self, conformances: ["TableModel"]),
+    "Table": MacroSpec(type: TableMacro.self, conformances: ["TableModel", "FullTextSearchable"]),
     "TableColumn": MacroSpec(type: TableColumnMacro.self),
     "Transient": MacroSpec(type: TransientMacro.self),
 ]

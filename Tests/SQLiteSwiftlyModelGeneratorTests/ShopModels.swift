@@ -11,8 +11,11 @@
 import Foundation
 import SQLiteSwiftly
 
-// Skipped virtual table "product search" (fts5) and its shadow tables "product search_config", "product
-//   search_content", "product search_data", "product search_docsize", "product search_idx": a model cannot create them.
+// Skipped virtual table "product search" (fts5 on "Name", "description", which keeps its own copy of the text) and its
+//   shadow tables "product search_config", "product search_content", "product search_data", "product search_docsize",
+//   "product search_idx": a model cannot create it; search it with SQL and a SearchPattern.
+// Full-text index "Products_fts" (fts5) and its shadow tables "Products_fts_config", "Products_fts_data",
+//   "Products_fts_docsize", "Products_fts_idx": declared by the model of "Products".
 
 /// A row of the table "2020 sales".
 struct _2020Sale: Equatable, Sendable {
@@ -405,7 +408,7 @@ struct Product: Equatable, Sendable {
     var attributes: SQLiteValue?
 }
 
-extension Product: TableModel {
+extension Product: TableModel, FullTextSearchable {
     static let tableName = "Products"
     static let columns = [
         Column("ProductID", .integer, primaryKey: true),
@@ -419,6 +422,7 @@ extension Product: TableModel {
     static let indexes = [
         TableIndex("products by category", on: ["CategoryID"])
     ]
+    static let fullTextIndex = FullTextIndex(columns: ["Name"], tokenizer: .porter(), prefixLengths: [2, 3])
 
     init(row: borrowing Row) throws {
         self.init(

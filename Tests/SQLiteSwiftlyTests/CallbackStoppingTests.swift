@@ -169,4 +169,33 @@ import Testing
         #expect(lateness < stopTolerance, "the match went on \(lateness) after the interrupt")
         #expect(try db.fetchValue(Bool.self, "SELECT 'ab' REGEXP 'a*b'") == true)
     }
+
+    /// A slow tokenizer: 2 ms a text, the whole text one token.
+    struct SlowWords: TextTokenizer {
+        static let name = "slow_words"
+        init(arguments: [String], context: borrowing TokenizerContext) throws {}
+        func tokenize(_ text: UnsafeBufferPointer<UInt8>, for reason: TokenizationReason, into tokens: inout TokenSink)
+            throws
+        {
+            usleep(2000)
+            if !text.isEmpty { try tokens.add(textIn: 0..<text.count) }
+        }
+    }
+
+    @Test("an interrupt stops a Swift tokenizer that indexes many rows; the index write is rolled back")
+    func interruptStopsTokenizer() throws {
+        let db = try numbers()
+        try db.add(tokenizer: SlowWords.self)
+        try db.execute("CREATE VIRTUAL TABLE words USING fts5(s, tokenize = 'slow_words')")
+        nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
+        let (error, lateness) = try stopped(
+            {
+                try unsafeDB.execute("INSERT INTO words(s) SELECT s FROM n")
+            }, stop: db.interruptHandle.interrupt)
+        #expect((error as? SQLiteError)?.code == .interrupt)
+        #expect(lateness < stopTolerance, "indexing went on \(lateness) after the interrupt")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM words") == 0)
+        try db.execute("INSERT INTO words(s) VALUES ('alpha')")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM words WHERE words MATCH 'alpha'") == 1)
+    }
 }

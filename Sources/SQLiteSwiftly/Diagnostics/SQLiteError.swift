@@ -78,6 +78,12 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         /// still reads and writes the file it opened, which no other program finds at its path any more; writes are
         /// refused before they commit, and observations end with this error. Open the database again at its path.
         public static let databaseMoved = Kind(rawValue: "database moved")
+        /// A search pattern cannot run: the text of a ``SearchPattern`` is longer than it allows (code
+        /// ``ResultCode/tooBig``), or a raw FTS5 query is not valid FTS5 syntax (FTS5's message says where).
+        public static let invalidSearchPattern = Kind(rawValue: "invalid search pattern")
+        /// A tokenizer written in Swift threw, or produced a token outside its text, while SQLite indexed or
+        /// searched text; ``SQLiteError/function`` names the tokenizer.
+        public static let tokenizerFailed = Kind(rawValue: "tokenizer failed")
     }
 
     /// What kind of failure this is.
@@ -166,6 +172,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         case .transactionRolledBack: .abort
         case .functionFailed: .error
         case .deferredWriteConflict: .busy
+        case .invalidSearchPattern, .tokenizerFailed: .error
         default: .misuse
         }
     }

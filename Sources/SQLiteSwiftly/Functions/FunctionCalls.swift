@@ -299,7 +299,10 @@ final class FunctionErrors {
         }
         guard !recent.isEmpty else { return error }
         defer { recent.removeAll() }
-        guard error.code.primary == .error, let match = recent.last(where: { $0.message == error.message }) else {
+        // A tokenizer's failure reaches the statement as a bare SQLITE_ERROR, without its message.
+        guard error.code.primary == .error,
+            let match = recent.last(where: { $0.message == error.message || $0.kind == .tokenizerFailed })
+        else {
             return error
         }
         return match.with(sql: error.sql, table: error.table)

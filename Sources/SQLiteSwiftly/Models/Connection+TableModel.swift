@@ -4,6 +4,9 @@
 extension Connection {
     /// Creates the table a model describes, with its constraints and indexes, all or nothing.
     ///
+    /// For a ``FullTextSearchable`` model, the full-text index and the triggers that keep it in step are created
+    /// in the same transaction.
+    ///
     /// ```swift
     /// try db.createTable(for: Planet.self)
     /// // CREATE TABLE "planets" ("id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT NOT NULL, ...)
@@ -18,7 +21,10 @@ extension Connection {
         let statements = try TableSQL.creation(of: type, ifNotExists: ifNotExists)
         do {
             try withTransaction(.immediate) { () throws(SQLiteError) in
+                // A full-text index created here over a table that already exists must index its rows.
+                let unfilledIndex = ifNotExists ? try fullTextIndexToFill(for: type) : nil
                 for sql in statements { try execute(SQL(verbatim: sql)) }
+                if let unfilledIndex { try execute(SQL(verbatim: FullTextSQL.rebuild(unfilledIndex))) }
             }
         } catch {
             throw error.with(table: Model.tableName)
@@ -28,7 +34,8 @@ extension Connection {
     /// The SQL ``createTable(for:ifNotExists:)`` runs for a model, one statement per element.
     ///
     /// - Parameter type: The table model.
-    /// - Returns: The `CREATE TABLE` statement followed by one `CREATE INDEX` per declared index.
+    /// - Returns: The `CREATE TABLE` statement followed by one `CREATE INDEX` per declared index, then, for a
+    ///   ``FullTextSearchable`` model, the full-text index's `CREATE VIRTUAL TABLE` and its three `CREATE TRIGGER`s.
     /// - Throws: ``SQLiteError/Kind/misuse`` for a model SQLite could not create as declared, as
     ///   ``createTable(for:ifNotExists:)`` does.
     public static func createTableSQL<Model: TableModel>(for type: Model.Type) throws(SQLiteError) -> [String] {
@@ -169,10 +176,13 @@ extension Connection {
     ///   - type: The table model.
     ///   - onConflict: What ``InsertStatement/insert(_:)`` does when a row conflicts with an existing one.
     /// - Returns: A reusable insert statement.
-    /// - Throws: ``SQLiteError`` when the table does not exist or does not match the model.
+    /// - Throws: ``SQLiteError`` when the table does not exist or does not match the model; ``SQLiteError/Kind/misuse``
+    ///   for ``ConflictPolicy/replace`` on a ``FullTextSearchable`` model while `PRAGMA recursive_triggers` is off
+    ///   (the row a `REPLACE` deletes would stay in the full-text index).
     public func makeInsertStatement<Model: TableModel>(
         for type: Model.Type, onConflict: ConflictPolicy = .fail
     ) throws(SQLiteError) -> InsertStatement<Model> {
-        try InsertStatement(connection: self, policy: onConflict)
+        if onConflict == .replace { try checkReplaceKeepsFullTextIndex(type) }
+        return try InsertStatement(connection: self, policy: onConflict)
     }
 }

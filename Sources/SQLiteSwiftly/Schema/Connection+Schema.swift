@@ -15,6 +15,8 @@ extension Connection {
     ///   both);
     /// - each column's position in the primary key must match;
     /// - each column's collation must match (a column that declares none has `BINARY`).
+    /// - for a ``FullTextSearchable`` model, the full-text index must exist with the declared columns, tokenizer,
+    ///   prefix lengths and content, and its three triggers must be the ones the library writes.
     ///
     /// Uniqueness, defaults, foreign keys and indexes are not compared.
     ///
@@ -56,7 +58,8 @@ extension Connection {
     /// - Throws: ``SQLiteError`` if the schema cannot be read.
     public func schemaDifferences<Model: TableModel>(for type: Model.Type) throws(SQLiteError) -> [SchemaDifference] {
         let live = try liveColumns(of: Model.tableName)
-        return SchemaComparison.differences(table: Model.tableName, model: Model.columns, live: live)
+        let differences = SchemaComparison.differences(table: Model.tableName, model: Model.columns, live: live)
+        return live.isEmpty ? differences : differences + (try fullTextDifferences(for: type))
     }
 
     /// Verifies a model once per model type and `PRAGMA schema_version`: the repeated check is one cached

@@ -184,6 +184,12 @@ public struct SchemaDifference: Hashable, Sendable, CustomStringConvertible {
         public static let primaryKey = Kind(rawValue: "primary key")
         /// The column's collation differs (SQLite's default is `BINARY`).
         public static let collation = Kind(rawValue: "collation")
+        /// A ``FullTextSearchable`` model's full-text index is missing, or declares other columns, tokenizer,
+        /// prefix lengths or content than the model; ``SchemaDifference/table`` names the index.
+        public static let fullTextIndex = Kind(rawValue: "full-text index")
+        /// A trigger that keeps a full-text index in step is missing, or is not the one the library writes;
+        /// ``SchemaDifference/column`` names the trigger.
+        public static let fullTextTrigger = Kind(rawValue: "full-text trigger")
     }
 
     /// What differs.

@@ -24,6 +24,7 @@ enum TableSQL {
         }
         return [createTable(Model.tableName, columns: columns, ifNotExists: ifNotExists)]
             + Model.indexes.map { createIndex($0, table: Model.tableName, ifNotExists: ifNotExists) }
+            + (try FullTextSQL.creation(ofModel: type, ifNotExists: ifNotExists))
     }
 
     /// `CREATE TABLE` for a model, with its constraints.

@@ -2,7 +2,8 @@
 -- have: names with spaces and accents, keywords as column names, composite keys, a WITHOUT ROWID and a STRICT
 -- table, declared types such as NUMERIC, DATETIME, VARCHAR(20), BLOB and none at all, CHECK constraints,
 -- collations, ON CONFLICT clauses, partial, expression and descending indexes, foreign keys (single, composite,
--- deferred), a generated column, triggers, views and a full-text virtual table, with a few rows in every table.
+-- deferred), a generated column, triggers, views and two full-text virtual tables (one kept in step with its
+-- table by triggers, one keeping its own text), with a few rows in every table.
 --
 -- ModelGeneratorTests builds a database from this script; .ci/run runs the command on it and compares the
 -- output with Tests/SQLiteSwiftlyModelGeneratorTests/ShopModels.swift, which the tests compile and read rows with.
@@ -34,6 +35,22 @@ CREATE TABLE "Products" (
 CREATE INDEX "products by category" ON "Products" ("CategoryID");
 CREATE INDEX "products by lower name" ON "Products" (lower("Name"));
 CREATE INDEX "products on sale" ON "Products" ("Name") WHERE NOT "Discontinued";
+-- A full-text index kept in step by the triggers SQLiteSwiftly writes (spaced and cased by hand here): the
+-- generator declares it in the Products model.
+CREATE VIRTUAL TABLE "Products_fts" USING fts5(
+    "Name", tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3',
+    content = 'Products', content_rowid = 'ProductID'
+);
+CREATE TRIGGER "Products_fts_ai" AFTER INSERT ON "Products" BEGIN
+    INSERT INTO "Products_fts" (rowid, "Name") VALUES (new."ProductID", new."Name");
+END;
+CREATE TRIGGER "Products_fts_ad" AFTER DELETE ON "Products" BEGIN
+    INSERT INTO "Products_fts" ("Products_fts", rowid, "Name") VALUES ('delete', old."ProductID", old."Name");
+END;
+CREATE TRIGGER "Products_fts_au" AFTER UPDATE OF "ProductID", "Name" ON "Products" BEGIN
+    INSERT INTO "Products_fts" ("Products_fts", rowid, "Name") VALUES ('delete', old."ProductID", old."Name");
+    INSERT INTO "Products_fts" (rowid, "Name") VALUES (new."ProductID", new."Name");
+END;
 
 CREATE TABLE "Orders" (
     "OrderID" INTEGER PRIMARY KEY,

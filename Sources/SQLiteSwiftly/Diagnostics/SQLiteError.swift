@@ -74,6 +74,10 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         /// default), which wait for the write lock at `BEGIN`. The code is `SQLITE_BUSY` (or
         /// `SQLITE_BUSY_SNAPSHOT` in WAL mode), so ``SQLiteError/isBusy`` is `true`.
         public static let deferredWriteConflict = Kind(rawValue: "deferred write conflict")
+        /// A relation between two models is not one their declared foreign keys support: no foreign key links
+        /// their tables as the relation says, or several do and none was chosen, or a key references a column its
+        /// model does not declare.
+        public static let unsupportedRelation = Kind(rawValue: "unsupported relation")
     }
 
     /// What kind of failure this is.

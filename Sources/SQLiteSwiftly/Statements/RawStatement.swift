@@ -51,6 +51,8 @@ final class RawStatement {
     @exclusivity(unchecked) var ownedColumnMapCapacity = 0
     /// The number of columns a ``Row`` of the mapped row type shows.
     @usableFromInline @exclusivity(unchecked) var visibleColumnCount: Int32 = 0
+    /// The column maps of the joined row type last read (a tuple of models), made once per type and re-prepare.
+    @usableFromInline @exclusivity(unchecked) var joinedLayout: JoinedLayout?
     /// The mapped row type's table, when it is a ``TableModel``, for errors.
     @usableFromInline @exclusivity(unchecked) var table: String?
     /// For a model query, the re-prepare count at which the model was last verified against the schema.
@@ -402,7 +404,7 @@ extension RawStatement {
         }
     }
 
-    private func bind(_ argument: StatementArguments.Argument, at index: Int32) throws(SQLiteError) {
+    func bind(_ argument: StatementArguments.Argument, at index: Int32) throws(SQLiteError) {
         let slot = ParameterSlot(raw: self, index: index)
         switch argument {
         case .value(let value):

@@ -32,6 +32,15 @@ public struct Row: ~Copyable {
         self.number = number
     }
 
+    /// A row that reads through `columnMap`, which has `columnCount` entries: a member of a joined row.
+    @inlinable init(raw: RawStatement, number: Int, columnMap: UnsafePointer<Int32>, columnCount: Int32) {
+        statement = raw.handle
+        self.raw = raw
+        self.columnMap = columnMap
+        self.columnCount = columnCount
+        self.number = number
+    }
+
     /// The number of columns the row type reads (for other types, the statement's result columns).
     public var count: Int { Int(columnCount) }
 

@@ -2,8 +2,8 @@
 /// as `static let customer = ToOneRelation<Order, Customer>.belongsTo(via: "CustomerID")`.
 ///
 /// Every foreign key between two generated tables gives two relations: the row it references, on the table that
-/// holds it (`belongsTo`, named after the column without its `ID`: `CustomerID` → `customer`), and the rows that
-/// reference a row, on the referenced table (`hasMany`, named after the referencing table: `orders`). A table
+/// holds it (`belongsTo`, named after the column without its `ID`: `CustomerID` → `customer`; `follower` →
+/// `followerPerson` for a column without one), and the rows that reference a row, on the referenced table (`hasMany`, named after the referencing table: `orders`). A table
 /// whose primary key is exactly two such columns links the two tables it references: each gets the other's rows
 /// through it (`hasMany(through:)`, named after the other table). Where a table has several keys to the same
 /// table, or refers to itself, the names say through which column (`employeesViaManagerID`). The foreign key's
@@ -16,6 +16,9 @@ struct RelationPlan: Hashable {
     var declaration: String
     /// Its doc comment, without the `///`.
     var documentation: String
+    /// Where it goes among the type's relations: the rows its keys reference first, then the rows that reference
+    /// it, then the rows linked to it.
+    var rank: Int
 
     /// The relations of each generated table, by the table's SQL name (ASCII case folded).
     static func plans(for named: [(schema: TableSchema, typeName: String)]) -> [String: [RelationPlan]] {
@@ -24,13 +27,14 @@ struct RelationPlan: Hashable {
         for table in tables { types[table.schema.name.nameKey] = table }
         var plans: [String: [RelationPlan]] = [:]
         var taken: [String: Set<String>] = [:]
-        func add(_ name: String, on table: String, _ declaration: String, _ documentation: String) {
+        func add(_ name: String, on table: String, rank: Int, _ declaration: String, _ documentation: String) {
             let key = table.nameKey
             if taken[key] == nil, let schema = types[key]?.schema {
                 taken[key] = Set(PropertyPlan.plans(for: schema).map(\.name) + ["tableName", "columns", "indexes"])
             }
             let unique = SwiftIdentifier.unique(name, in: &taken[key, default: []])
-            plans[key, default: []].append(RelationPlan(name: unique, declaration: declaration, documentation: documentation))
+            plans[key, default: []].append(
+                RelationPlan(name: unique, declaration: declaration, documentation: documentation, rank: rank))
         }
         for (child, childType) in tables {
             // Keys to a generated table and a column it has: the relations a fetch can resolve.
@@ -47,13 +51,14 @@ struct RelationPlan: Hashable {
                 let sameTarget = keys.filter { $0.1.table.nameKey == reference.table.nameKey }.count > 1
                 let selfReference = child.name.nameKey == parent.name.nameKey
                 add(
-                    belongsToName(column.name), on: child.name,
+                    belongsToName(column.name, referencing: parentType), on: child.name, rank: 0,
                     "ToOneRelation<\(childType), \(parentType)>.belongsTo(via: \(via))",
                     "The \(SwiftLiteral.string(parent.name)) row that \(via) references.")
                 let children = SwiftIdentifier.propertyName(for: child.name)
                 add(
-                    sameTarget || selfReference ? children + "Via" + SwiftIdentifier.typeName(for: column.name) : children,
-                    on: parent.name, "ToManyRelation<\(parentType), \(childType)>.hasMany(via: \(via))",
+                    sameTarget || selfReference
+                        ? children + "Via" + SwiftIdentifier.typeName(for: column.name) : children,
+                    on: parent.name, rank: 1, "ToManyRelation<\(parentType), \(childType)>.hasMany(via: \(via))",
                     "The \(SwiftLiteral.string(child.name)) rows whose \(via) references this row.")
             }
             // A link table: its primary key is two foreign keys.
@@ -70,21 +75,28 @@ struct RelationPlan: Hashable {
                     name += "Via" + SwiftIdentifier.typeName(for: to.0.name)
                 }
                 add(
-                    name, on: fromTable.name,
+                    name, on: fromTable.name, rank: 2,
                     "ToManyRelation<\(fromType), \(toType)>.hasMany(through: \(childType).self, from: "
                         + "\(SwiftLiteral.string(from.0.name)), to: \(SwiftLiteral.string(to.0.name)))",
                     "The \(SwiftLiteral.string(toTable.name)) rows that \(SwiftLiteral.string(child.name)) links to "
                         + "this row.")
             }
         }
-        return plans
+        // Sorted by rank, keeping the schema's order within one (the sort is stable).
+        return plans.mapValues { relations in
+            relations.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+        }
     }
 
-    /// `customer` for `CustomerID` or `customer_id`: the column's property name without a last word `ID`; the
-    /// column's own property name when that is all it has.
-    static func belongsToName(_ column: String) -> String {
+    /// `customer` for `CustomerID` or `customer_id`: the column's property name without a last word `ID`. A
+    /// column without one is a property of that name already: `followerPerson` for `follower`, which references
+    /// the type `Person`.
+    static func belongsToName(_ column: String, referencing type: String) -> String {
         var words = SwiftIdentifier.words(in: column)
-        if words.count > 1, words.last?.lowercased() == "id" { words.removeLast() }
+        guard words.count > 1, words.last?.lowercased() == "id" else {
+            return SwiftIdentifier.propertyName(for: column) + type
+        }
+        words.removeLast()
         return SwiftIdentifier.propertyName(for: words.joined(separator: " "))
     }
 }

@@ -86,7 +86,8 @@ enum RelationsArticle {
         let titles = rows.map { book, author in "\(book.title) by \(author.name)" }
         // ["A Wizard of Earthsea by Ursula", "Invisible Cities by Italo", "The Dispossessed by Ursula"]
         // END Relations: join
-        #expect(titles == ["A Wizard of Earthsea by Ursula", "Invisible Cities by Italo", "The Dispossessed by Ursula"])
+        #expect(
+            titles == ["A Wizard of Earthsea by Ursula", "Invisible Cities by Italo", "The Dispossessed by Ursula"])
         let reversed = try db.fetchAll(
             (Book, Author).self,
             "SELECT authors.*, books.* FROM books JOIN authors ON authors.id = books.author_id ORDER BY books.year")
@@ -151,7 +152,8 @@ enum RelationsArticle {
         try db.createTable(for: BookTag.self)
         try db.execute("INSERT INTO tags VALUES ('fantasy'), ('classic')")
         try db.execute("INSERT INTO book_tags VALUES (12, 'fantasy'), (12, 'classic'), (13, 'classic')")
-        let tagged = try db.fetchRelated(ToManyRelation<Book, Tag>.hasMany(through: BookTag.self), of: books.flatMap { $0 }, orderBy: "tags.name")
+        let tagged = try db.fetchRelated(
+            ToManyRelation<Book, Tag>.hasMany(through: BookTag.self), of: books.flatMap { $0 }, orderBy: "tags.name")
         #expect(tagged.map { $0.map(\.name) } == [[], ["classic", "fantasy"], []])
         let classics = try db.fetchRelated(Tag.books, of: [Tag(name: "classic")], orderBy: "books.id")
         #expect(classics.map { $0.map(\.id) } == [[12, 13]])

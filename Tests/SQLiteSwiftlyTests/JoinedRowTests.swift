@@ -106,7 +106,10 @@ import Testing
             SELECT * FROM (SELECT * FROM authors WHERE name <> 'Jorge') AS a
             JOIN (SELECT id, title, year, author_id FROM books) AS b ON b.author_id = a.id ORDER BY b.id
             """)
-        #expect(throughSubquery.map(\.1.title) == ["The Dispossessed", "Invisible Cities", "A Wizard of Earthsea", "If on a winter's night a traveler"])
+        #expect(
+            throughSubquery.map(\.1.title) == [
+                "The Dispossessed", "Invisible Cities", "A Wizard of Earthsea", "If on a winter's night a traveler",
+            ])
         #expect(throughSubquery.map(\.0.id) == [1, 2, 1, 2])
     }
 
@@ -207,7 +210,9 @@ import Testing
     @Test("a cursor decodes one tuple at a time, and ends when its statement runs again")
     func cursors() throws {
         let db = try RelationsFixture.database()
-        let cursor = try db.fetchCursor((Book, Author?).self, "SELECT * FROM books LEFT JOIN authors ON authors.id = books.author_id ORDER BY books.id")
+        let cursor = try db.fetchCursor(
+            (Book, Author?).self,
+            "SELECT * FROM books LEFT JOIN authors ON authors.id = books.author_id ORDER BY books.id")
         var names: [String?] = []
         while let (_, author) = try cursor.next() { names.append(author?.name) }
         #expect(names == ["Ursula", "Italo", "Ursula", nil, "Italo"])

@@ -96,7 +96,10 @@ import Testing
         let staff = try db.fetchAll(Employee.self, "SELECT * FROM employees ORDER BY id")
         let followers = ToManyRelation<Employee, Employee>.hasMany(through: Follow.self, from: "followed")
         let following = ToManyRelation<Employee, Employee>.hasMany(through: Follow.self, to: "followed")
-        #expect(try db.fetchRelated(followers, of: staff, orderBy: "name").map { $0.map(\.name) } == [["Ada", "Alan"], [], [], []])
+        #expect(
+            try db.fetchRelated(followers, of: staff, orderBy: "name").map { $0.map(\.name) } == [
+                ["Ada", "Alan"], [], [], [],
+            ])
         #expect(try db.fetchRelated(following, of: staff).map { $0.map(\.name) } == [[], ["Grace"], ["Grace"], []])
         let unnamed = try requireSQLiteError {
             try db.fetchRelated(ToManyRelation<Employee, Employee>.hasMany(through: Follow.self), of: staff)
@@ -133,7 +136,8 @@ import Testing
         }
         let db = try RelationsFixture.database()
         try db.execute(
-            "CREATE TABLE reviews (id INTEGER PRIMARY KEY, book_id INTEGER NOT NULL, editor_id INTEGER, reviewer_id INTEGER)")
+            "CREATE TABLE reviews (id INTEGER PRIMARY KEY, book_id INTEGER NOT NULL, editor_id INTEGER, reviewer_id INTEGER)"
+        )
         let noKey = try requireSQLiteError { try db.fetchRelated(ToManyRelation<Book, Review>.hasMany(), of: []) }
         #expect(noKey.kind == .unsupportedRelation && noKey.table == "reviews")
         #expect(noKey.message.contains("declares no foreign key to \"books\""))
@@ -152,8 +156,9 @@ import Testing
         }
         #expect(missingTarget.column == "code" && missingTarget.table == "authors")
         let chosen = try db.fetchRelated(
-            ToManyRelation<Author, Review>.hasMany(via: "EDITOR_ID"), of: RelationsFixture.authors)
-            .map(\.count)
+            ToManyRelation<Author, Review>.hasMany(via: "EDITOR_ID"), of: RelationsFixture.authors
+        )
+        .map(\.count)
         #expect(chosen == [0, 0, 0])  // the table is empty, and the query ran
         let backwards = try requireSQLiteError { try db.fetchRelated(ToOneRelation<Author, Book>.belongsTo(), of: []) }
         #expect(backwards.kind == .unsupportedRelation && backwards.table == "authors")

@@ -185,14 +185,16 @@ enum RelationsFixture {
     static func database(at path: String? = nil) throws -> Connection {
         let db = try path.map { path throws(SQLiteError) in try Connection(creating: path) } ?? Connection.inMemory()
         try db.transaction {
-            for model in [Author.self, Book.self, Employee.self, Note.self, Tag.self, NoteTag.self] as [any TableModel.Type]
+            for model in [Author.self, Book.self, Employee.self, Note.self, Tag.self, NoteTag.self]
+                as [any TableModel.Type]
             {
                 try db.createTable(for: model)
             }
             try insert(authors, into: db)
             try insert(books, into: db)
             try insert(employees, into: db)
-            try insert([Note(id: 1, text: "groceries"), Note(id: 2, text: "ideas"), Note(id: 3, text: "empty")], into: db)
+            try insert(
+                [Note(id: 1, text: "groceries"), Note(id: 2, text: "ideas"), Note(id: 3, text: "empty")], into: db)
             try insert([Tag(name: "home"), Tag(name: "work"), Tag(name: "urgent")], into: db)
             try insert(
                 [NoteTag(noteID: 1, tag: "home"), NoteTag(noteID: 1, tag: "urgent"), NoteTag(noteID: 2, tag: "work")],

@@ -45,7 +45,8 @@ struct RelationPath: Hashable, Sendable {
         case .parentReferences(let chosen):
             let key = try Self.foreignKey(
                 in: Parent.tableName, Parent.columns, to: Child.tableName, chosen: chosen, describing: "\(Parent.self)")
-            let parentIndex = try Self.index(of: key.name, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
+            let parentIndex = try Self.index(
+                of: key.name, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
             let childColumn = try Self.referenced(key, in: Child.columns, model: "\(Child.self)", Child.tableName)
             return Resolved(
                 parentKeyIndex: parentIndex,
@@ -54,15 +55,18 @@ struct RelationPath: Hashable, Sendable {
             let key = try Self.foreignKey(
                 in: Child.tableName, Child.columns, to: Parent.tableName, chosen: chosen, describing: "\(Child.self)")
             let parentColumn = try Self.referenced(key, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
-            let parentIndex = try Self.index(of: parentColumn, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
+            let parentIndex = try Self.index(
+                of: parentColumn, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
             return Resolved(
                 parentKeyIndex: parentIndex,
                 joins: [Join(table: Child.tableName, alias: nil, column: key.name, equals: parentKey)])
         case .link(let table, let columns, let parentChoice, let childChoice):
             let (toParent, toChild) = try Self.linkKeys(
                 in: table, columns, parent: Parent.tableName, child: Child.tableName, parentChoice, childChoice)
-            let parentColumn = try Self.referenced(toParent, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
-            let parentIndex = try Self.index(of: parentColumn, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
+            let parentColumn = try Self.referenced(
+                toParent, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
+            let parentIndex = try Self.index(
+                of: parentColumn, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
             let childColumn = try Self.referenced(toChild, in: Child.columns, model: "\(Child.self)", Child.tableName)
             // The link is joined under its own name, so that a filter can name it, unless it is the child's table.
             let alias = table.sqlIdentifierKey == Child.tableName.sqlIdentifierKey ? "sqliteswiftly_link" : nil

@@ -27,7 +27,8 @@ extension Statement {
     /// - Returns: The decoded rows.
     /// - Throws: As ``fetchAll(_:_:)-(((First,Second,_)).Type,_)``; a count of values that differs from the
     ///   parameter count is a ``SQLiteError/Kind/parameterMismatch`` error before anything runs.
-    @inlinable public func fetchAll<
+    @inlinable
+    public func fetchAll<
         First: JoinedRowMember, Second: JoinedRowMember, each Other: JoinedRowMember,
         Value: SQLiteValueConvertible, each Argument: SQLiteValueConvertible
     >(
@@ -61,7 +62,8 @@ extension Statement {
     ///   - values: One value for each further parameter, in order.
     /// - Returns: The first row, or `nil`; the statement is reset after it.
     /// - Throws: As ``fetchAll(_:binding:_:)-(((First,Second,_)).Type,_,_)``.
-    @inlinable public func fetchOne<
+    @inlinable
+    public func fetchOne<
         First: JoinedRowMember, Second: JoinedRowMember, each Other: JoinedRowMember,
         Value: SQLiteValueConvertible, each Argument: SQLiteValueConvertible
     >(

@@ -43,6 +43,7 @@ public struct ToManyRelation<Parent: TableModel, Child: TableModel>: Hashable, S
         Self(
             path: RelationPath(
                 kind: .link(
-                    table: Link.tableName, columns: Link.columns, parentColumn: parentColumn, childColumn: childColumn)))
+                    table: Link.tableName, columns: Link.columns, parentColumn: parentColumn, childColumn: childColumn))
+        )
     }
 }

@@ -36,14 +36,14 @@ extension Connection {
 
     /// Runs a query that joins tables and decodes its first row into a tuple, or returns `nil` when there is none.
     ///
-    /// See ``fetchAll(_:_:_:)-(((First,Second,_)).Type,_,_)`` for how columns are assigned to members.
+    /// See ``fetchAll(_:_:_:)->[(First,Second,Other)]`` for how columns are assigned to members.
     ///
     /// - Parameters:
     ///   - type: The tuple of row types.
     ///   - sql: Exactly one SQL statement; interpolated values are bound.
     ///   - arguments: One argument per parameter written in `sql`, when it has no interpolated values.
     /// - Returns: The first row, or `nil`.
-    /// - Throws: As ``fetchAll(_:_:_:)-(((First,Second,_)).Type,_,_)``.
+    /// - Throws: As ``fetchAll(_:_:_:)->[(First,Second,Other)]``.
     @inlinable public func fetchOne<First: JoinedRowMember, Second: JoinedRowMember, each Other: JoinedRowMember>(
         _ type: (First, Second, repeat each Other).Type, _ sql: SQL, _ arguments: StatementArguments = .none
     ) throws -> (First, Second, repeat each Other)? {
@@ -89,7 +89,7 @@ extension Connection {
 
 /// Rows of a running query that joins tables, decoded one tuple at a time in constant memory.
 ///
-/// A ``Cursor`` whose rows are tuples: see ``Connection/fetchCursor(_:_:_:)-(((First,Second,_)).Type,_,_)``.
+/// A ``Cursor`` whose rows are tuples: see ``Connection/fetchCursor(_:_:_:)->JoinedCursor<First,Second,Other>``.
 ///
 /// ```swift
 /// let cursor = try db.fetchCursor((Book, Author).self, "SELECT * FROM books JOIN authors ON ...")

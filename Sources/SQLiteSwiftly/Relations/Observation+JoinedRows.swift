@@ -3,7 +3,7 @@
 
 extension SharedConnection {
     /// Observes the rows of a query that joins tables, decoded as tuples: ``observe(options:_:)`` with
-    /// ``Connection/fetchAll(_:_:_:)-(((First,Second,_)).Type,_,_)``.
+    /// ``Connection/fetchAll(_:_:_:)->[(First,Second,Other)]``.
     ///
     /// The query is fetched again after each commit that changes any table it reads.
     ///
@@ -25,7 +25,7 @@ extension SharedConnection {
 
 extension ConnectionPool {
     /// Observes the rows of a query that joins tables, decoded as tuples, on the pool's readers: see
-    /// ``SharedConnection/observe(_:_:_:options:)-(((First,Second,_)).Type,_,_,_)``.
+    /// ``SharedConnection/observe(_:_:_:options:)->QueryObservation<[(First,Second,Other)]>``.
     ///
     /// - Parameters:
     ///   - type: The tuple of row types.

@@ -3,13 +3,13 @@
 extension Statement {
     /// Runs the statement and decodes every row into a tuple, one member per table.
     ///
-    /// See ``Connection/fetchAll(_:_:_:)-(((First,Second,_)).Type,_,_)`` for how columns are assigned to members.
+    /// See ``Connection/fetchAll(_:_:_:)->[(First,Second,Other)]`` for how columns are assigned to members.
     ///
     /// - Parameters:
     ///   - type: The tuple of row types.
     ///   - arguments: One argument per parameter.
     /// - Returns: The decoded rows.
-    /// - Throws: As ``Connection/fetchAll(_:_:_:)-(((First,Second,_)).Type,_,_)``.
+    /// - Throws: As ``Connection/fetchAll(_:_:_:)->[(First,Second,Other)]``.
     @inlinable public func fetchAll<First: JoinedRowMember, Second: JoinedRowMember, each Other: JoinedRowMember>(
         _ type: (First, Second, repeat each Other).Type, _ arguments: StatementArguments = .none
     ) throws -> [(First, Second, repeat each Other)] {
@@ -25,7 +25,7 @@ extension Statement {
     ///   - first: The first parameter's value (`nil` optionals bind NULL).
     ///   - values: One value for each further parameter, in order.
     /// - Returns: The decoded rows.
-    /// - Throws: As ``fetchAll(_:_:)-(((First,Second,_)).Type,_)``; a count of values that differs from the
+    /// - Throws: As ``fetchAll(_:_:)->[(First,Second,Other)]``; a count of values that differs from the
     ///   parameter count is a ``SQLiteError/Kind/parameterMismatch`` error before anything runs.
     @inlinable
     public func fetchAll<
@@ -45,7 +45,7 @@ extension Statement {
     ///   - type: The tuple of row types.
     ///   - arguments: One argument per parameter.
     /// - Returns: The first row; the statement is reset after it.
-    /// - Throws: As ``fetchAll(_:_:)-(((First,Second,_)).Type,_)``.
+    /// - Throws: As ``fetchAll(_:_:)->[(First,Second,Other)]``.
     @inlinable public func fetchOne<First: JoinedRowMember, Second: JoinedRowMember, each Other: JoinedRowMember>(
         _ type: (First, Second, repeat each Other).Type, _ arguments: StatementArguments = .none
     ) throws -> (First, Second, repeat each Other)? {
@@ -61,7 +61,7 @@ extension Statement {
     ///   - first: The first parameter's value.
     ///   - values: One value for each further parameter, in order.
     /// - Returns: The first row, or `nil`; the statement is reset after it.
-    /// - Throws: As ``fetchAll(_:binding:_:)-(((First,Second,_)).Type,_,_)``.
+    /// - Throws: As ``fetchAll(_:binding:_:)->[(First,Second,Other)]``.
     @inlinable
     public func fetchOne<
         First: JoinedRowMember, Second: JoinedRowMember, each Other: JoinedRowMember,

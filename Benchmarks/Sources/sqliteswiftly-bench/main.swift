@@ -143,7 +143,7 @@ enum Workloads {
             Workload(
                 name: "one-off SQL (CPU time)", cpuTime: true,
                 implementations: [OneOff.raw, SwiftCAPI.oneOff, OneOff.ours]),
-        ] + FunctionBench.workloads
+        ] + FunctionBench.workloads + RelationsBench.workloads
     }
 }
 

@@ -244,6 +244,27 @@ import Testing
         #expect(statement.columnNames.count == 8)
     }
 
+    @Test("an observation of a join runs again when either table changes, and not for another table")
+    func observation() async throws {
+        let shared = try SharedConnection(.inMemory)
+        try await shared.withConnection { db in
+            try db.createTable(for: Author.self)
+            try db.createTable(for: Book.self)
+            try db.createTable(for: Employee.self)
+            try RelationsFixture.insert(RelationsFixture.authors, into: db)
+            try RelationsFixture.insert(RelationsFixture.books, into: db)
+        }
+        let rows = shared.observe((Book, Author).self, "SELECT * \(Self.join)")
+        var iterator = rows.makeAsyncIterator()
+        #expect(try await iterator.next()?.map(\.1.name) == ["Ursula", "Italo", "Ursula", "Italo"])
+        try await shared.write { db in try db.execute("INSERT INTO employees VALUES (9, 'Nobody', NULL)") }
+        try await shared.write { db in try db.execute("UPDATE authors SET name = 'Calvino' WHERE id = 2") }
+        // The employees commit came first but changed no table of the join: the next result is the authors change.
+        #expect(try await iterator.next()?.map(\.1.name) == ["Ursula", "Calvino", "Ursula", "Calvino"])
+        try await shared.write { db in try db.execute("UPDATE books SET author_id = 1 WHERE id = 13") }
+        #expect(try await iterator.next()?.map(\.0.id) == [10, 11, 12, 13, 14])
+    }
+
     @Test("without column metadata, columns go by name in order of appearance")
     func withoutMetadata() throws {
         typealias Assignment = JoinedColumnAssignment

@@ -38,7 +38,7 @@ struct GRDBChildInfo: FetchableRecord {
 
     init(row: GRDB.Row) throws {
         child = try GRDBChild(row: row)
-        parent = try row["parent"]
+        parent = row["parent"]
     }
 }
 
@@ -49,7 +49,7 @@ struct GRDBParentInfo: FetchableRecord {
 
     init(row: GRDB.Row) throws {
         parent = try GRDBParent(row: row)
-        children = try row["children"]
+        children = row["children"]
     }
 }
 

@@ -1,3 +1,4 @@
+import CSQLiteSwiftly
 import RawC
 import SQLiteSwiftly
 
@@ -13,6 +14,11 @@ struct OursParent: TableModel {
     static let tableName = "parents"
     static let columns = [Column("id", Int.self, primaryKey: true), Column("name", String.self)]
     static let children = ToManyRelation<OursParent, OursChild>.hasMany()
+
+    init(id: Int, name: String) {
+        self.id = id
+        self.name = name
+    }
 
     init(row: borrowing Row) throws {
         let id: Int = try row[0]
@@ -40,6 +46,13 @@ struct OursChild: TableModel {
         Column("name", String.self),
         Column("value", Int.self),
     ]
+
+    init(id: Int, parentID: Int, name: String, value: Int) {
+        self.id = id
+        self.parentID = parentID
+        self.name = name
+        self.value = value
+    }
 
     init(row: borrowing Row) throws {
         let id: Int = try row[0]
@@ -74,10 +87,17 @@ enum RelationsBench {
     static func fill(parents: Int, perParent: Int) -> String {
         let children = parents * perParent
         return "WITH RECURSIVE p(r) AS (SELECT 0 UNION ALL SELECT r + 1 FROM p WHERE r + 1 < \(parents)) "
-            + "INSERT INTO parents (id, name) SELECT r + 1, 'parent name number ' || r FROM p; "
+            + "INSERT INTO parents (id, name) SELECT r + 1, 'parent name number ' || r FROM p;\n"
             + "WITH RECURSIVE c(r) AS (SELECT 0 UNION ALL SELECT r + 1 FROM c WHERE r + 1 < \(children)) "
             + "INSERT INTO children (id, parent_id, name, value) SELECT r + 1, r % \(parents) + 1, "
             + "'child name number ' || r, r * 3 FROM c"
+    }
+
+    /// A SQLiteSwiftly connection with the tables filled (the schema is a script: `Ours.prepared` runs one statement).
+    static func prepared(_ location: Location, perParent: Int, rows: Int) throws -> Connection {
+        let db = try Ours.open(location)
+        try db.executeScript(SQL(verbatim: schema + fill(parents: parentCount(rows), perParent: perParent)))
+        return db
     }
 
     static let joinSQL = "SELECT children.*, parents.* FROM children JOIN parents ON parents.id = children.parent_id"
@@ -86,13 +106,13 @@ enum RelationsBench {
         [
             Workload(
                 name: "join 2 tables into (child, parent)",
-                implementations: [joinRaw, joinOurs, GRDBRelations.join]),
+                implementations: [joinRaw, joinSwift, joinOurs, GRDBRelations.join]),
             Workload(
                 name: "children of 1,000 parents (10 each)",
-                implementations: [childrenRaw, childrenOurs]),
+                implementations: [childrenRaw, childrenSwift, childrenOurs]),
             Workload(
                 name: "1,000 parents with their children",
-                implementations: [listRaw, listOurs, GRDBRelations.list]),
+                implementations: [listRaw, listSwift, listOurs, GRDBRelations.list]),
         ]
     }
 
@@ -108,15 +128,90 @@ enum RelationsBench {
     }
 
     static let joinOurs = Implementation(name: "SQLiteSwiftly (Child, Parent)") { location, rows in
-        let db = try Ours.prepared(location, schema: schema, fill: fill(parents: parentCount(rows), perParent: 100))
+        let db = try prepared(location, perParent: 100, rows: rows)
         return {
-            let joined = try db.fetchAll((OursChild, OursParent).self, SQL(verbatim: joinSQL))
-            var sum: Int64 = 0
-            for index in joined.indices {
-                let (child, parent) = joined[index]
-                sum += Int64(child.id + parent.id + child.value + child.name.utf8.count + parent.name.utf8.count)
+            joinChecksum(try db.fetchAll((OursChild, OursParent).self, SQL(verbatim: joinSQL)))
+        }
+    }
+
+    /// The checksum of joined rows, read in place (as C reads its array).
+    static func joinChecksum(_ joined: [(OursChild, OursParent)]) -> Int64 {
+        var sum: Int64 = 0
+        for index in joined.indices {
+            sum += Int64(joined[index].0.id + joined[index].1.id + joined[index].0.value)
+            sum += Int64(joined[index].0.name.utf8.count + joined[index].1.name.utf8.count)
+        }
+        return sum
+    }
+
+    /// A child from the first four columns of the current row, with the C API from Swift.
+    @inline(__always) static func child(_ statement: OpaquePointer) -> OursChild {
+        OursChild(
+            id: Int(sqlite3_column_int64(statement, 0)), parentID: Int(sqlite3_column_int64(statement, 1)),
+            name: SwiftCAPI.text(statement, 2), value: Int(sqlite3_column_int64(statement, 3)))
+    }
+
+    static let joinSwift = Implementation(name: SwiftCAPI.name) { location, rows in
+        let db = try Raw.prepared(location, schema: schema, fill: fill(parents: parentCount(rows), perParent: 100))
+        return {
+            let statement = try SwiftCAPI.prepare(db.handle, joinSQL)
+            defer { sqlite3_finalize(statement) }
+            var joined: [(OursChild, OursParent)] = []
+            try SwiftCAPI.forEachRow(db.handle, statement) {
+                joined.append(
+                    (
+                        child(statement),
+                        OursParent(id: Int(sqlite3_column_int64(statement, 4)), name: SwiftCAPI.text(statement, 5))
+                    ))
             }
-            return sum
+            return joinChecksum(joined)
+        }
+    }
+
+    /// The children of `parents` with the C API from Swift: one `IN (?, ...)` query, grouped through a dictionary
+    /// from each parent's id to its position.
+    static func swiftChildren(_ db: RawConnection, of parents: [OursParent]) throws -> [[OursChild]] {
+        let sql = "SELECT id, parent_id, name, value FROM children WHERE parent_id IN ("
+            + Array(repeating: "?", count: parents.count).joined(separator: ",") + ")"
+        var statement: OpaquePointer?
+        try SwiftCAPI.check(db.handle, sqlite3_prepare_v2(db.handle, sql, -1, &statement, nil), sql)
+        guard let statement else { throw BenchError("no statement") }
+        defer { sqlite3_finalize(statement) }
+        var positions: [Int: Int] = [:]
+        positions.reserveCapacity(parents.count)
+        for (position, parent) in parents.enumerated() {
+            sqlite3_bind_int64(statement, Int32(position + 1), Int64(parent.id))
+            if positions[parent.id] == nil { positions[parent.id] = position }
+        }
+        var grouped = [[OursChild]](repeating: [], count: parents.count)
+        try SwiftCAPI.forEachRow(db.handle, statement) {
+            let child = child(statement)
+            if let position = positions[child.parentID] { grouped[position].append(child) }
+        }
+        return grouped
+    }
+
+    static func swiftParents(_ db: RawConnection) throws -> [OursParent] {
+        let statement = try SwiftCAPI.prepare(db.handle, "SELECT id, name FROM parents ORDER BY id")
+        defer { sqlite3_finalize(statement) }
+        var parents: [OursParent] = []
+        try SwiftCAPI.forEachRow(db.handle, statement) {
+            parents.append(OursParent(id: Int(sqlite3_column_int64(statement, 0)), name: SwiftCAPI.text(statement, 1)))
+        }
+        return parents
+    }
+
+    static let childrenSwift = Implementation(name: SwiftCAPI.name + ", IN (...) and grouping") { location, rows in
+        let db = try Raw.prepared(location, schema: schema, fill: fill(parents: parentCount(rows), perParent: 10))
+        let parents = try swiftParents(db)
+        return { checksum(try swiftChildren(db, of: parents)) }
+    }
+
+    static let listSwift = Implementation(name: SwiftCAPI.name + ", IN (...) and grouping") { location, rows in
+        let db = try Raw.prepared(location, schema: schema, fill: fill(parents: parentCount(rows), perParent: 10))
+        return {
+            let parents = try swiftParents(db)
+            return checksum(try swiftChildren(db, of: parents)) + Int64(parents.count)
         }
     }
 
@@ -155,7 +250,7 @@ enum RelationsBench {
     }
 
     static let childrenOurs = Implementation(name: "SQLiteSwiftly fetchRelated") { location, rows in
-        let db = try Ours.prepared(location, schema: schema, fill: fill(parents: parentCount(rows), perParent: 10))
+        let db = try prepared(location, perParent: 10, rows: rows)
         let parents = try db.fetchAll(OursParent.self, "SELECT * FROM parents ORDER BY id")
         return { checksum(try db.fetchRelated(OursParent.children, of: parents)) }
     }
@@ -169,7 +264,7 @@ enum RelationsBench {
     }
 
     static let listOurs = Implementation(name: "SQLiteSwiftly fetchAll + fetchRelated") { location, rows in
-        let db = try Ours.prepared(location, schema: schema, fill: fill(parents: parentCount(rows), perParent: 10))
+        let db = try prepared(location, perParent: 10, rows: rows)
         return {
             let parents = try db.fetchAll(OursParent.self, "SELECT * FROM parents ORDER BY id")
             return checksum(try db.fetchRelated(OursParent.children, of: parents)) + Int64(parents.count)

@@ -79,10 +79,10 @@ extension Connection {
         try forEachRow(
             raw, as: type, limit: limit,
             binding: { raw throws(SQLiteError) in
-                _ = try raw.currentJoinedLayout(for: type)
+                try raw.currentJoinedLayout(for: type)
                 try bind(raw)
             }, lift: { $0 }
-        ) { row in rows.append(try type.init(row: row).members) }
+        ) { row in rows.append(try type.decode(row)) }
         return rows
     }
 }
@@ -105,7 +105,7 @@ public final class JoinedCursor<First: JoinedRowMember, Second: JoinedRowMember,
         // The run begins first, so that the layout is never made under another run of the statement.
         cursor = try Cursor(statement: raw, connection: connection, arguments: arguments)
         do {
-            _ = try raw.currentJoinedLayout(for: JoinedRow<First, Second, repeat each Other>.self)
+            try raw.currentJoinedLayout(for: JoinedRow<First, Second, repeat each Other>.self)
         } catch {
             cursor.close()
             throw error

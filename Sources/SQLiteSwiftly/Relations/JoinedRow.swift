@@ -17,19 +17,27 @@ struct JoinedRow<First: JoinedRowMember, Second: JoinedRowMember, each Other: Jo
     @usableFromInline let members: (First, Second, repeat each Other)
 
     @inlinable init(row: borrowing Row) throws {
-        let raw = row.raw
-        let number = row.number
-        let layout = try raw.joinedLayout(for: Self.self, atRow: number)
-        var index = 1
-        func other<Member: JoinedRowMember>(_ type: Member.Type) throws -> Member {
-            index += 1
-            return try layout.member(type, index, raw: raw, number: number)
+        members = try Self.decode(row)
+    }
+
+    /// Decodes the members of `row`: the tuple the caller asked for, made without a `JoinedRow` around it.
+    @inlinable @inline(__always) static func decode(_ row: borrowing Row) throws -> (First, Second, repeat each Other) {
+        // The statement outlives the row, which borrows it: no retain is needed to reach it.
+        let layout = try Unmanaged.passUnretained(row.raw)._withUnsafeGuaranteedRef { raw in
+            try raw.joinedLayout(for: Self.self, atRow: row.number)
         }
-        members = (
-            try layout.member(First.self, 0, raw: raw, number: number),
-            try layout.member(Second.self, 1, raw: raw, number: number),
-            repeat try other((each Other).self)
+        var index = 1
+        return (
+            try row.member(First.self, 0, layout: layout),
+            try row.member(Second.self, 1, layout: layout),
+            repeat try row.member((each Other).self, Self.advance(&index), layout: layout)
         )
+    }
+
+    /// The index of the next member after `index`.
+    @inlinable static func advance(_ index: inout Int) -> Int {
+        index += 1
+        return index
     }
 
     @usableFromInline static var memberTypes: [any JoinedRowMember.Type] {

@@ -52,7 +52,7 @@ final class RawStatement {
     /// The number of columns a ``Row`` of the mapped row type shows.
     @usableFromInline @exclusivity(unchecked) var visibleColumnCount: Int32 = 0
     /// The column maps of the joined row type last read (a tuple of models), made once per type and re-prepare.
-    @usableFromInline @exclusivity(unchecked) var joinedLayout: JoinedLayout?
+    @usableFromInline @exclusivity(unchecked) var joined = JoinedLayoutSlot()
     /// The mapped row type's table, when it is a ``TableModel``, for errors.
     @usableFromInline @exclusivity(unchecked) var table: String?
     /// For a model query, the re-prepare count at which the model was last verified against the schema.

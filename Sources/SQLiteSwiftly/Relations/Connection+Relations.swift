@@ -30,7 +30,7 @@ extension Connection {
     /// - Throws: ``SQLiteError/Kind/unsupportedRelation`` when the models' foreign keys do not support the relation
     ///   (checked even when `parents` is empty); the errors of the query, the children's decoding and the parents'
     ///   ``TableModel/encode(to:)``.
-    public func fetchRelated<Parent: TableModel, Child: TableModel>(
+    @inlinable public func fetchRelated<Parent: TableModel, Child: TableModel>(
         _ relation: ToManyRelation<Parent, Child>, of parents: [Parent], where condition: SQL? = nil,
         orderBy order: SQL? = nil
     ) throws -> [[Child]] {
@@ -58,7 +58,7 @@ extension Connection {
     ///   - order: SQL that follows `ORDER BY`, deciding which child comes first; interpolated values are bound.
     /// - Returns: One child or `nil` per parent, in the order of `parents`.
     /// - Throws: As ``fetchRelated(_:of:where:orderBy:)-(ToManyRelation<Parent,Child>,_,_,_)``.
-    public func fetchRelated<Parent: TableModel, Child: TableModel>(
+    @inlinable public func fetchRelated<Parent: TableModel, Child: TableModel>(
         _ relation: ToOneRelation<Parent, Child>, of parents: [Parent], where condition: SQL? = nil,
         orderBy order: SQL? = nil
     ) throws -> [Child?] {
@@ -69,63 +69,54 @@ extension Connection {
         return children
     }
 
-    /// Reads the children of `parents` along `path` and calls `body` with each one and its parent's position.
-    func forEachRelated<Parent: TableModel, Child: TableModel>(
+    /// Reads the children of `parents` along `path` and calls `body` with each one and its parent's position (a
+    /// child that several parents share, with each of them).
+    @inlinable func forEachRelated<Parent: TableModel, Child: TableModel>(
         _ path: RelationPath, of parents: [Parent], where condition: SQL?, orderBy order: SQL?,
         _ body: (Int, Child) -> Void
     ) throws {
         let query = try RelatedRowsQuery(
-            path.resolve(Parent.self, Child.self), parent: Parent.self, child: Child.self, where: condition,
-            orderBy: order, parameterLimit: limit(.parameterNumber))
+            path, parent: Parent.self, child: Child.self, where: condition, orderBy: order,
+            parameterLimit: limit(.parameterNumber))
         guard !parents.isEmpty else { return }
-        let chunks = stride(from: 0, to: parents.count, by: query.largestChunk).map {
-            parents[$0..<min($0 + query.largestChunk, parents.count)]
+        let raw = try cachedStatement(query.jsonSQL)
+        let positions = ParentPositions(try query.keys(of: parents, through: raw))
+        if let json = RelatedRowsQuery.json(positions.distinctKeys) {
+            try readRelated(raw, query, positions, body) { raw throws(SQLiteError) in try query.bind(json: json, to: raw) }
+            return
         }
+        // Keys JSON cannot hold (blobs): one parameter each, in chunks, which read one snapshot.
+        let keys = positions.distinctKeys
+        // At least 1: the JSON statement, with one parameter for the keys, compiled under the same limit.
+        let chunk = max(query.largestChunk, 1)
         func read() throws {
-            for chunk in chunks { try readRelated(query, of: chunk, body) }
+            var start = 0
+            while start < keys.count {
+                let end = min(start + chunk, keys.count)
+                let slots = query.slots(for: end - start)
+                try readRelated(try cachedStatement(query.listSQL(slots: slots)), query, positions, body) {
+                    raw throws(SQLiteError) in try query.bind(keys: keys[start..<end], slots: slots, to: raw)
+                }
+                start = end
+            }
         }
-        // Chunks read one snapshot: a transaction when none is open.
-        if chunks.count > 1 && !isInTransaction {
+        if keys.count > chunk && !isInTransaction {
             try transaction(.deferred) { try read() }
         } else {
             try read()
         }
     }
 
-    /// Runs the query for one chunk of parents.
-    private func readRelated<Parent: TableModel, Child: TableModel>(
-        _ query: RelatedRowsQuery, of parents: ArraySlice<Parent>, _ body: (Int, Child) -> Void
+    /// Runs one related-rows statement and hands each row to the parents whose key it has.
+    @inlinable func readRelated<Child: TableModel>(
+        _ raw: RawStatement, _ query: RelatedRowsQuery, _ positions: ParentPositions, _ body: (Int, Child) -> Void,
+        binding bind: (RawStatement) throws(SQLiteError) -> Void
     ) throws {
-        let slots = query.slots(for: parents.count)
-        let raw = try cachedStatement(query.sql(slots: slots))
-        let position = Int32(query.childColumnCount)
-        // A parent's encode(to:) may throw any error: it is kept here and thrown as it was, since the row loop's
-        // binding reports only SQLite's errors.
-        var encodingFailure: (any Error)?
-        do {
-            try forEachRow(
-                raw, as: Child.self, checkingSchema: true,
-                binding: { raw throws(SQLiteError) in
-                    do {
-                        try query.bind(parents, slots: slots, to: raw)
-                    } catch let error as SQLiteError {
-                        throw error
-                    } catch {
-                        encodingFailure = error
-                        throw SQLiteError(.misuse, message: "\(Parent.self).encode(to:) failed", sql: raw.sql)
-                    }
-                }, lift: { $0 }
-            ) { row in
-                let child = try Child(row: row)
-                let offset = Int(sqlite3_column_int64(row.statement, position))
-                guard parents.indices.contains(parents.startIndex + offset) else {
-                    throw SQLiteError(.misuse, message: "a related row names no parent (\(offset))", sql: raw.sql)
-                }
-                body(parents.startIndex + offset, child)
-            }
-        } catch {
-            if let encodingFailure { throw encodingFailure }
-            throw error
+        try forEachRow(raw, as: Child.self, checkingSchema: true, binding: bind, lift: { $0 }) { row in
+            let child = try Child(row: row)
+            let key = try query.key(of: row.statement)
+            let found = positions.forEach(matching: key) { position in body(position, child) }
+            if !found { throw RelatedRowsQuery.noParent(key, raw) }
         }
     }
 }

@@ -1,6 +1,7 @@
 /// How a relation goes from a parent's table to a child's, as its models declare it: which foreign key, from which
 /// side, and through which table. Resolved against the models' columns at each fetch, so that a relation the
 /// schema does not support is an error at the call.
+@usableFromInline
 struct RelationPath: Hashable, Sendable {
     /// Which side holds the foreign key.
     enum Kind: Hashable, Sendable {
@@ -14,24 +15,19 @@ struct RelationPath: Hashable, Sendable {
 
     var kind: Kind
 
-    /// One table joined after the parents' keys: its name, an alias when it needs one, and the condition.
-    struct Join: Equatable {
-        var table: String
-        var alias: String?
-        /// The joined table's column, and what it equals: the parent's key, or a column of the previous join.
-        var column: String
-        var equals: String
-    }
-
-    /// A path resolved against two models: the parent column whose value is bound for each parent, and the joins
-    /// that lead from those values to the child's table.
+    /// A path resolved against two models: the parent column whose value each parent is matched by, and the
+    /// tables the child rows are read from, with the column that holds the matching key.
     struct Resolved: Equatable {
+        /// The index, in the parent's columns, of the column whose value the children are matched with.
         var parentKeyIndex: Int
-        var joins: [Join]
+        /// The `FROM` clause: the child's table, or the link table joined to the child's.
+        var from: String
+        /// The qualified column of the rows read whose value equals the parent's key.
+        var key: String
     }
 
-    /// The name of the parents' keys in the generated SQL.
-    static let parents = "sqliteswiftly_parents"
+    /// The name of a link table in the generated SQL when it is the child's table too.
+    static let link = "sqliteswiftly_link"
 
     /// Resolves the path for `Parent` and `Child`.
     ///
@@ -40,7 +36,7 @@ struct RelationPath: Hashable, Sendable {
     func resolve<Parent: TableModel, Child: TableModel>(_ parent: Parent.Type, _ child: Child.Type) throws(SQLiteError)
         -> Resolved
     {
-        let parentKey = "\(Self.parents.quotedSQLIdentifier).\("key".quotedSQLIdentifier)"
+        let childTable = Child.tableName.quotedSQLIdentifier
         switch kind {
         case .parentReferences(let chosen):
             let key = try Self.foreignKey(
@@ -49,8 +45,8 @@ struct RelationPath: Hashable, Sendable {
                 of: key.name, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
             let childColumn = try Self.referenced(key, in: Child.columns, model: "\(Child.self)", Child.tableName)
             return Resolved(
-                parentKeyIndex: parentIndex,
-                joins: [Join(table: Child.tableName, alias: nil, column: childColumn, equals: parentKey)])
+                parentKeyIndex: parentIndex, from: childTable,
+                key: "\(childTable).\(childColumn.quotedSQLIdentifier)")
         case .childReferences(let chosen):
             let key = try Self.foreignKey(
                 in: Child.tableName, Child.columns, to: Parent.tableName, chosen: chosen, describing: "\(Child.self)")
@@ -58,8 +54,7 @@ struct RelationPath: Hashable, Sendable {
             let parentIndex = try Self.index(
                 of: parentColumn, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
             return Resolved(
-                parentKeyIndex: parentIndex,
-                joins: [Join(table: Child.tableName, alias: nil, column: key.name, equals: parentKey)])
+                parentKeyIndex: parentIndex, from: childTable, key: "\(childTable).\(key.name.quotedSQLIdentifier)")
         case .link(let table, let columns, let parentChoice, let childChoice):
             let (toParent, toChild) = try Self.linkKeys(
                 in: table, columns, parent: Parent.tableName, child: Child.tableName, parentChoice, childChoice)
@@ -68,17 +63,14 @@ struct RelationPath: Hashable, Sendable {
             let parentIndex = try Self.index(
                 of: parentColumn, in: Parent.columns, model: "\(Parent.self)", Parent.tableName)
             let childColumn = try Self.referenced(toChild, in: Child.columns, model: "\(Child.self)", Child.tableName)
-            // The link is joined under its own name, so that a filter can name it, unless it is the child's table.
-            let alias = table.sqlIdentifierKey == Child.tableName.sqlIdentifierKey ? "sqliteswiftly_link" : nil
-            let link = (alias ?? table).quotedSQLIdentifier
+            // The link keeps its own name, so that a condition can name it, unless it is the child's table.
+            let isChild = table.sqlIdentifierKey == Child.tableName.sqlIdentifierKey
+            let link = (isChild ? Self.link : table).quotedSQLIdentifier
+            let from =
+                "\(table.quotedSQLIdentifier)\(isChild ? " AS \(link)" : "") JOIN \(childTable) ON "
+                + "\(childTable).\(childColumn.quotedSQLIdentifier) = \(link).\(toChild.name.quotedSQLIdentifier)"
             return Resolved(
-                parentKeyIndex: parentIndex,
-                joins: [
-                    Join(table: table, alias: alias, column: toParent.name, equals: parentKey),
-                    Join(
-                        table: Child.tableName, alias: nil, column: childColumn,
-                        equals: "\(link).\(toChild.name.quotedSQLIdentifier)"),
-                ])
+                parentKeyIndex: parentIndex, from: from, key: "\(link).\(toParent.name.quotedSQLIdentifier)")
         }
     }
 

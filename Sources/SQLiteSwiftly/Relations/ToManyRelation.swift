@@ -16,7 +16,7 @@
 /// relation they do not support (no foreign key links the tables, or several do and none was chosen with `via:`)
 /// fails there with ``SQLiteError/Kind/unsupportedRelation``.
 public struct ToManyRelation<Parent: TableModel, Child: TableModel>: Hashable, Sendable {
-    let path: RelationPath
+    @usableFromInline let path: RelationPath
 
     /// The children whose foreign key references the parent's table: an author's books.
     ///

@@ -13,7 +13,7 @@
 ///
 /// It is checked against the models' ``Column/references`` at each fetch, as ``ToManyRelation`` is.
 public struct ToOneRelation<Parent: TableModel, Child: TableModel>: Hashable, Sendable {
-    let path: RelationPath
+    @usableFromInline let path: RelationPath
 
     /// The child row that the parent's foreign key references: a book's author.
     ///

@@ -50,6 +50,24 @@ static inline const char *csqlite_column_table_name(sqlite3_stmt *statement, int
     return call ? call(statement, column) : 0;
 }
 
+typedef const char *(*csqlite_column_origin_name_function)(sqlite3_stmt *, int);
+
+/// The column of its table that a result column reads, or NULL when it is an expression or SQLite was built
+/// without `SQLITE_ENABLE_COLUMN_METADATA`. Looked up at run time, as `csqlite_column_table_name` is; a joined
+/// row assigns each result column to a model by this name and its table.
+static inline const char *csqlite_column_origin_name(sqlite3_stmt *statement, int column) {
+    static csqlite_column_origin_name_function function;
+    static int looked_up;
+    if (!__atomic_load_n(&looked_up, __ATOMIC_ACQUIRE)) {
+        csqlite_column_origin_name_function found =
+            (csqlite_column_origin_name_function)dlsym(RTLD_DEFAULT, "sqlite3_column_origin_name");
+        __atomic_store_n(&function, found, __ATOMIC_RELAXED);
+        __atomic_store_n(&looked_up, 1, __ATOMIC_RELEASE);
+    }
+    csqlite_column_origin_name_function call = __atomic_load_n(&function, __ATOMIC_RELAXED);
+    return call ? call(statement, column) : 0;
+}
+
 /// `sqlite3_column_value`, declared to return a non-null pointer so that Swift reads it without a nil check.
 /// SQLite never returns NULL here: for a column out of range, or a statement with no current row, it returns a
 /// static NULL value (and it reads that value's flags before returning, so a null pointer could not get out).

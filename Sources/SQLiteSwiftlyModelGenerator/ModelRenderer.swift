@@ -32,7 +32,10 @@ struct ModelRenderer {
     ///   - skipped: Notes on tables that were not generated (virtual tables, broken views), written as comments.
     /// - Returns: A complete Swift source file.
     func render(_ schemas: [(schema: TableSchema, typeName: String)], skipped: [String] = []) -> String {
-        let types = schemas.map { render($0.schema, typeName: $0.typeName) }
+        let relations = RelationPlan.plans(for: schemas)
+        let types = schemas.map {
+            render($0.schema, typeName: $0.typeName, relations: relations[$0.schema.name.nameKey] ?? [])
+        }
         var imports = ["import SQLiteSwiftly"]
         let usesData = schemas.contains { $0.schema.columns.contains { $0.mapping.swiftType == "Data" } }
         if usesData { imports.insert("import Foundation", at: 0) }
@@ -44,8 +47,9 @@ struct ModelRenderer {
         return (sections + types).joined(separator: "\n\n") + "\n"
     }
 
-    /// The source of one type: the struct, then its ``TableModel`` or ``RowDecodable`` conformance.
-    func render(_ table: TableSchema, typeName: String) -> String {
+    /// The source of one type: the struct, then its ``TableModel`` or ``RowDecodable`` conformance, with the
+    /// relations its foreign keys define.
+    func render(_ table: TableSchema, typeName: String, relations: [RelationPlan] = []) -> String {
         let properties = PropertyPlan.plans(for: table)
         var lines = typeComment(table, typeName: typeName)
         lines.append("struct \(typeName): Equatable, Sendable {")
@@ -70,6 +74,10 @@ struct ModelRenderer {
                     declaration.count <= Self.lineWidth
                         ? declaration
                         : "    static let fullTextIndex =\n        " + fullTextIndexExpression(index))
+            }
+            for relation in relations {
+                lines += Self.wrap(relation.documentation, prefix: "    /// ", continuation: "    /// ")
+                lines += relationDeclaration(relation)
             }
         case .view:
             lines.append("extension \(typeName): RowDecodable {")
@@ -141,6 +149,13 @@ struct ModelRenderer {
         }
         if let collation = column.collation { arguments.append("collation: \(SwiftLiteral.string(collation))") }
         return "Column(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `static let name = ...`, its arguments on a line of their own when the whole is wider than ``lineWidth``.
+    func relationDeclaration(_ relation: RelationPlan) -> [String] {
+        let line = "    static let \(SwiftIdentifier.escaped(relation.name)) = \(relation.declaration)"
+        guard line.count > Self.lineWidth, let open = line.firstIndex(of: "(") else { return [line] }
+        return [String(line[...open]), "        " + line[line.index(after: open)...]]
     }
 
     /// A static array property, one element per line; a single element has no trailing comma, as swift-format

@@ -165,6 +165,8 @@ extension Category: TableModel {
         Column("picture", .blob, nullable: true),
         Column("default", .numeric, default: 0),
     ]
+    /// The "Products" rows whose "CategoryID" references this row.
+    static let products = ToManyRelation<Category, Product>.hasMany(via: "CategoryID")
 
     init(row: borrowing Row) throws {
         self.init(
@@ -209,6 +211,8 @@ extension Customer: TableModel {
         Column("Joined", .numeric),
         Column("Notes", .any, nullable: true),
     ]
+    /// The "Orders" rows whose "CustomerID" references this row.
+    static let orders = ToManyRelation<Customer, Order>.hasMany(via: "CustomerID")
 
     init(row: borrowing Row) throws {
         self.init(
@@ -287,6 +291,10 @@ extension OrderDetail: TableModel {
         Column("Quantity", .integer, default: 1),
         Column("Discount", .real, default: 0),
     ]
+    /// The "Orders" row that "OrderID" references.
+    static let order = ToOneRelation<OrderDetail, Order>.belongsTo(via: "OrderID")
+    /// The "Products" row that "ProductID" references.
+    static let product = ToOneRelation<OrderDetail, Product>.belongsTo(via: "ProductID")
 
     init(row: borrowing Row) throws {
         self.init(
@@ -337,6 +345,13 @@ extension Order: TableModel {
         Column("Freight", .numeric, nullable: true, default: 0.0),
         Column("Status", .text, default: "open"),
     ]
+    /// The "Customers" row that "CustomerID" references.
+    static let customer = ToOneRelation<Order, Customer>.belongsTo(via: "CustomerID")
+    /// The "Order Details" rows whose "OrderID" references this row.
+    static let orderDetails = ToManyRelation<Order, OrderDetail>.hasMany(via: "OrderID")
+    /// The "Products" rows that "Order Details" links to this row.
+    static let products = ToManyRelation<Order, Product>.hasMany(
+        through: OrderDetail.self, from: "OrderID", to: "ProductID")
 
     init(row: borrowing Row) throws {
         self.init(
@@ -423,6 +438,13 @@ extension Product: TableModel, FullTextSearchable {
         TableIndex("products by category", on: ["CategoryID"])
     ]
     static let fullTextIndex = FullTextIndex(columns: ["Name"], tokenizer: .porter(), prefixLengths: [2, 3])
+    /// The "categories" row that "CategoryID" references.
+    static let category = ToOneRelation<Product, Category>.belongsTo(via: "CategoryID")
+    /// The "Order Details" rows whose "ProductID" references this row.
+    static let orderDetails = ToManyRelation<Product, OrderDetail>.hasMany(via: "ProductID")
+    /// The "Orders" rows that "Order Details" links to this row.
+    static let orders = ToManyRelation<Product, Order>.hasMany(
+        through: OrderDetail.self, from: "ProductID", to: "OrderID")
 
     init(row: borrowing Row) throws {
         self.init(

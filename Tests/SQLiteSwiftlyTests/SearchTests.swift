@@ -189,7 +189,8 @@ import Testing
         let soup = Recipe(id: 1, name: "Onion soup", steps: ["Slice the onions", "Simmer for an hour"])
         try insert.insert(soup)
         try insert.insert(Recipe(id: 2, name: "Salad", steps: ["Wash", "Toss"]))
-        let found = try db.search(Recipe.self, matching: try SearchPattern("simmering"), highlight: SearchHighlight(open: "[", close: "]"))
+        let found = try db.search(
+            Recipe.self, matching: try SearchPattern("simmering"), highlight: SearchHighlight(open: "[", close: "]"))
         #expect(found.map(\.model) == [soup])
         #expect(found.first?.highlights["steps"] == "[\"Slice the onions\",\"[Simmer] for an hour\"]")
     }

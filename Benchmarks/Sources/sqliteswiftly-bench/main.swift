@@ -145,7 +145,7 @@ enum Workloads {
             Workload(
                 name: "one-off SQL (CPU time)", cpuTime: true,
                 implementations: [OneOff.raw, SwiftCAPI.oneOff, OneOff.ours]),
-        ] + FunctionBench.workloads + FullTextBench.workloads
+        ] + FunctionBench.workloads + FullTextBench.workloads + RelationsBench.workloads
     }
 }
 

@@ -84,6 +84,10 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         /// A tokenizer written in Swift threw, or produced a token outside its text, while SQLite indexed or
         /// searched text; ``SQLiteError/function`` names the tokenizer.
         public static let tokenizerFailed = Kind(rawValue: "tokenizer failed")
+        /// A relation between two models is not one their declared foreign keys support: no foreign key links
+        /// their tables as the relation says, or several do and none was chosen, or a key references a column its
+        /// model does not declare.
+        public static let unsupportedRelation = Kind(rawValue: "unsupported relation")
     }
 
     /// What kind of failure this is.

@@ -1,8 +1,9 @@
 /// A type that can be created from a result row, reading its columns by index.
 ///
 /// ``TableModel`` refines it; ``UntypedRow`` adopts it for queries that do not map to a model. Adopt it
-/// directly for the result of a query that is not a whole table (a join, an aggregate).
-public protocol RowDecodable {
+/// directly for the result of a query that is not a whole table (an aggregate). Every row type is also a
+/// ``JoinedRowMember``: a query that joins tables reads into a tuple of row types, one per table.
+public protocol RowDecodable: JoinedRowMember {
     /// The column names this type reads, in the order of its indexes, or `nil` to read the statement's columns
     /// as they come.
     ///

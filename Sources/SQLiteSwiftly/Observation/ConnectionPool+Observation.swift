@@ -17,7 +17,7 @@ extension ConnectionPool: ObservationOwner {
     }
 
     /// Observes the rows of a query, decoded as `type`: ``observe(options:_:)`` with
-    /// ``Connection/fetchAll(_:_:_:)``.
+    /// ``Connection/fetchAll(_:_:_:)->[Decoded]``.
     ///
     /// - Parameters:
     ///   - type: The row type.

@@ -23,7 +23,7 @@ extension SharedConnection: ObservationOwner {
     }
 
     /// Observes the rows of a query, decoded as `type`: ``observe(options:_:)`` with
-    /// ``Connection/fetchAll(_:_:_:)``.
+    /// ``Connection/fetchAll(_:_:_:)->[Decoded]``.
     ///
     /// ```swift
     /// for try await planets in shared.observe(Planet.self, "SELECT * FROM planets ORDER BY name") {

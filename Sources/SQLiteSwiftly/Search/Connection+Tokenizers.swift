@@ -20,7 +20,8 @@ extension Connection {
             throw error
         }
         let api = try fts5API()
-        let factory = Unmanaged.passRetained(TokenizerFactory(tokenizer, errors: functionErrors, interrupts: interruptHandle, api: api))
+        let factory = Unmanaged.passRetained(
+            TokenizerFactory(tokenizer, errors: functionErrors, interrupts: interruptHandle, api: api))
         var methods = fts5_tokenizer(xCreate: createTokenizer, xDelete: deleteTokenizer, xTokenize: tokenizeText)
         let code = api.pointee.xCreateTokenizer?(api, name, factory.toOpaque(), &methods, releaseBox) ?? SQLITE_MISUSE
         guard code == SQLITE_OK else {

@@ -63,7 +63,7 @@ extension Connection {
     ///   - sql: Exactly one SQL statement; interpolated values are bound.
     ///   - arguments: One argument per parameter written in `sql`, when it has no interpolated values.
     /// - Returns: The first row, or `nil`.
-    /// - Throws: As ``fetchAll(_:_:_:)``.
+    /// - Throws: As ``fetchAll(_:_:_:)->[Decoded]``.
     @inlinable public func fetchOne<Decoded: RowDecodable>(
         _ type: Decoded.Type, _ sql: SQL, _ arguments: StatementArguments = .none
     ) throws -> Decoded? {

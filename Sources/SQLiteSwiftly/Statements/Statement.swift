@@ -88,7 +88,7 @@ public final class Statement {
     ///   - first: The first parameter's value (`nil` optionals bind NULL).
     ///   - values: One value for each further parameter, in order.
     /// - Returns: The decoded rows.
-    /// - Throws: As ``fetchAll(_:_:)``; a count of values that differs from the parameter count is a
+    /// - Throws: As ``fetchAll(_:_:)->[Decoded]``; a count of values that differs from the parameter count is a
     ///   ``SQLiteError/Kind/parameterMismatch`` error before anything runs.
     @inlinable
     public func fetchAll<Decoded: RowDecodable, First: SQLiteValueConvertible, each Value: SQLiteValueConvertible>(
@@ -103,7 +103,7 @@ public final class Statement {
     ///   - type: The row type.
     ///   - arguments: One argument per parameter.
     /// - Returns: The first row; the statement is reset after it.
-    /// - Throws: As ``fetchAll(_:_:)``.
+    /// - Throws: As ``fetchAll(_:_:)->[Decoded]``.
     @inlinable public func fetchOne<Decoded: RowDecodable>(
         _ type: Decoded.Type, _ arguments: StatementArguments = .none
     ) throws -> Decoded? {
@@ -122,7 +122,7 @@ public final class Statement {
     ///   - first: The first parameter's value.
     ///   - values: One value for each further parameter, in order.
     /// - Returns: The first row, or `nil`; the statement is reset after it.
-    /// - Throws: As ``fetchAll(_:binding:_:)``.
+    /// - Throws: As ``fetchAll(_:binding:_:)->[Decoded]``.
     @inlinable
     public func fetchOne<Decoded: RowDecodable, First: SQLiteValueConvertible, each Value: SQLiteValueConvertible>(
         _ type: Decoded.Type, binding first: First, _ values: repeat each Value

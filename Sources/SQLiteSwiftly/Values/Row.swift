@@ -32,6 +32,16 @@ public struct Row: ~Copyable {
         self.number = number
     }
 
+    /// The same row read through `columnMap`, which has `columnCount` entries: a member of a joined row. It copies
+    /// the row's references, so making it retains nothing.
+    @inlinable init(member row: borrowing Row, columnMap: UnsafePointer<Int32>, columnCount: Int32) {
+        statement = row.statement
+        raw = row.raw
+        self.columnMap = columnMap
+        self.columnCount = columnCount
+        number = row.number
+    }
+
     /// The number of columns the row type reads (for other types, the statement's result columns).
     public var count: Int { Int(columnCount) }
 

@@ -27,13 +27,15 @@ public struct RowEncoder: ~Copyable {
         encodedCount += 1
         if isMapped {
             guard let index = try mappedParameter(ofColumn: encodedCount - 1) else { return }
+            if index < 0 { return try raw.capture(value) }  // a related-rows query reading a parent's key
             return try ParameterSlot(raw: raw, index: index).bindValue(value)
         }
         // Column n binds parameter n; a value past the last parameter is refused by SQLite (SQLITE_RANGE).
         try ParameterSlot(raw: raw, index: Int32(truncatingIfNeeded: encodedCount)).bindValue(value)
     }
 
-    /// The 1-based parameter of a 0-based column, `nil` when the statement does not use the column.
+    /// The 1-based parameter of a 0-based column, `nil` when the statement does not use the column, negative when
+    /// the value is kept in Swift instead (``RawStatement/capturedValue``).
     @usableFromInline func mappedParameter(ofColumn column: Int) throws(SQLiteError) -> Int32? {
         guard let parameterMap = raw.parameterMap else { return Int32(truncatingIfNeeded: column + 1) }
         guard column < parameterMap.count else { throw tooMany() }

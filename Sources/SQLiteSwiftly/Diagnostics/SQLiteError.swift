@@ -74,6 +74,15 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         /// default), which wait for the write lock at `BEGIN`. The code is `SQLITE_BUSY` (or
         /// `SQLITE_BUSY_SNAPSHOT` in WAL mode), so ``SQLiteError/isBusy`` is `true`.
         public static let deferredWriteConflict = Kind(rawValue: "deferred write conflict")
+        /// The SQLite in use was built without the session extension (`SQLITE_ENABLE_SESSION`), which records
+        /// and applies changesets: see ``Changeset``.
+        public static let sessionUnavailable = Kind(rawValue: "session extension unavailable")
+        /// The bytes of a ``Changeset`` or ``Patchset`` are not one: truncated, corrupted, or the other format.
+        public static let invalidChangeset = Kind(rawValue: "invalid changeset")
+        /// A changeset could not be applied as it is: a row it changes was changed or deleted since, a row it
+        /// inserts exists, or it breaks a constraint. Nothing of it was applied; ``SQLiteError/table`` names the
+        /// table.
+        public static let changesetConflict = Kind(rawValue: "changeset conflict")
     }
 
     /// What kind of failure this is.

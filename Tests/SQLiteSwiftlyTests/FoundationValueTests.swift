@@ -29,7 +29,7 @@ private struct Celsius: SQLiteValueConvertible, Equatable {
 }
 
 /// A deterministic generator (SplitMix64), so that failures reproduce.
-private struct SplitMix: RandomNumberGenerator {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -57,8 +57,9 @@ public struct ChangesetConflict: Hashable, Sendable {
     /// What the conflict handler decides.
     public enum Resolution: Hashable, Sendable {
         /// Leave this change out and go on with the next one. For a ``Kind/foreignKey`` conflict: keep the
-        /// changes anyway, which commits only where foreign keys are not enforced (otherwise the commit fails and
-        /// nothing is kept). The corresponding C constant is `SQLITE_CHANGESET_OMIT`.
+        /// changes anyway, broken keys included; refused (``SQLiteError/Kind/changesetConflict``, nothing applied)
+        /// on a connection that enforces foreign keys, as every connection does by default. The corresponding C
+        /// constant is `SQLITE_CHANGESET_OMIT`.
         case skip
         /// Apply the change anyway: write the row over the one in the database. Only for ``Kind/data`` and
         /// ``Kind/conflict``; for other kinds the application fails with ``SQLiteError/Kind/misuse``. The

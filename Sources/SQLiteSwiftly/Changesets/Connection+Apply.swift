@@ -66,7 +66,8 @@ extension Connection {
             // SQLite's own statements make the changes: no statement of the library reports the tables written.
             changeTracker.willWrite(tables: layout.tables.map { ($0.name, $0.kinds) })
             let outcome = try withoutActuallyEscaping(resolve) { resolve in
-                let context = ApplyContext(functions: functions, resolve: resolve)
+                let context = ApplyContext(
+                    functions: functions, enforcesForeignKeys: enforcesForeignKeys, resolve: resolve)
                 defer { context.resolve = nil }  // the closure must not outlive this call
                 let code = try ChangesetBytes.withBytes(bytes) { count, start throws(SQLiteError) in
                     functions.api.changeset_apply_v2(
@@ -132,14 +133,20 @@ private struct KeyPlace: RowDecodable {
 /// What the conflict callback needs during one application: the handler, and what it decided.
 private final class ApplyContext {
     let functions: SessionFunctions
+    /// Whether the connection enforces foreign keys: a foreign-key conflict cannot be skipped then.
+    let enforcesForeignKeys: Bool
     var resolve: ((ChangesetConflict) throws -> ChangesetConflict.Resolution)?
     /// Why the application was aborted: the handler's error, or the conflict it aborted at.
     var failure: (any Error)?
     var skipped: [ChangesetConflict] = []
     var replacedCount = 0
 
-    init(functions: SessionFunctions, resolve: @escaping (ChangesetConflict) throws -> ChangesetConflict.Resolution) {
+    init(
+        functions: SessionFunctions, enforcesForeignKeys: Bool,
+        resolve: @escaping (ChangesetConflict) throws -> ChangesetConflict.Resolution
+    ) {
         self.functions = functions
+        self.enforcesForeignKeys = enforcesForeignKeys
         self.resolve = resolve
     }
 
@@ -161,7 +168,16 @@ private final class ApplyContext {
             let conflict = try conflict(code, iterator)
             switch try resolve(conflict) {
             case .skip:
-                if conflict.kind != .foreignKey { skipped.append(conflict) }
+                if conflict.kind != .foreignKey {
+                    skipped.append(conflict)
+                } else if enforcesForeignKeys {
+                    // SQLite would commit the broken keys: turning `defer_foreign_keys` off forgets them.
+                    failure = SQLiteError(
+                        .changesetConflict, code: .constraintForeignKey,
+                        message: "the changeset would break \(conflict.foreignKeyViolations) foreign key(s), and this "
+                            + "connection enforces foreign keys, so they cannot be kept with .skip; nothing was applied")
+                    return CSQLITE_CHANGESET_ABORT
+                }
                 return CSQLITE_CHANGESET_OMIT
             case .replace:
                 guard conflict.kind == .data || conflict.kind == .conflict else {

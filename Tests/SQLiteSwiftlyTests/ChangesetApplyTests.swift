@@ -127,6 +127,26 @@ import Testing
         #expect(try target.fetchValue(Int.self, "SELECT count(*) FROM tags WHERE note = 9") == 1)
     }
 
+    @Test("values of a UNIQUE column swapped between rows: SQLite 3.40 meets a constraint in every order")
+    func uniqueSwap() throws {
+        let (changeset, target) = try recorded { db in
+            try db.execute("UPDATE notes SET slug = NULL WHERE id = 1")
+            try db.execute("UPDATE notes SET slug = 'g' WHERE id = 2")
+            try db.execute("UPDATE notes SET slug = 'i' WHERE id = 1")
+        }
+        let source = try ChangesetFixture.database()
+        try source.apply(Changeset.concatenating([]))  // nothing
+        do {
+            try target.apply(changeset)
+            // A newer SQLite may apply it (it retries an UPDATE as a DELETE and an INSERT).
+            #expect(try target.fetchValue(String.self, "SELECT slug FROM notes WHERE id = 1") == "i")
+        } catch let error as SQLiteError {
+            #expect(error.kind == .changesetConflict)
+            #expect(error.message.contains("constraint"))
+            #expect(try ChangesetFixture.contents(of: target) == ChangesetFixture.contents(of: source))
+        }
+    }
+
     @Test("a conflict handler that throws, or aborts, leaves the target exactly as it was")
     func handlerFailures() throws {
         struct Refused: Error {}

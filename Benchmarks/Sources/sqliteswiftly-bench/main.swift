@@ -144,6 +144,7 @@ enum Workloads {
                 name: "one-off SQL (CPU time)", cpuTime: true,
                 implementations: [OneOff.raw, SwiftCAPI.oneOff, OneOff.ours]),
         ] + FunctionBench.workloads
+            + ChangesetBench.workloads
     }
 }
 

@@ -183,10 +183,16 @@ import Testing
         }
         let schemas: [(String, SQL)] = [
             ("does not exist", "DROP TABLE tags"),
-            ("columns", "CREATE TABLE tags2 (note INTEGER, name TEXT, PRIMARY KEY (name, note)); DROP TABLE tags; "
-                + "ALTER TABLE tags2 RENAME TO tags"),
-            ("primary key", "CREATE TABLE tags2 (note INTEGER, name TEXT, color TEXT, PRIMARY KEY (note, name)); "
-                + "DROP TABLE tags; ALTER TABLE tags2 RENAME TO tags"),
+            (
+                "columns",
+                "CREATE TABLE tags2 (note INTEGER, name TEXT, PRIMARY KEY (name, note)); DROP TABLE tags; "
+                    + "ALTER TABLE tags2 RENAME TO tags"
+            ),
+            (
+                "primary key",
+                "CREATE TABLE tags2 (note INTEGER, name TEXT, color TEXT, PRIMARY KEY (note, name)); "
+                    + "DROP TABLE tags; ALTER TABLE tags2 RENAME TO tags"
+            ),
         ]
         for (problem, change) in schemas {
             let target = try ChangesetFixture.database()

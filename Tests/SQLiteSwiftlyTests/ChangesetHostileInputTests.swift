@@ -28,7 +28,10 @@ import Testing
             ("concatenated", { _ = try Changeset.concatenating([changeset, changeset]) }),
             ("apply", { try target.apply(changeset) }),
             ("apply skipping", { try target.apply(changeset) { _ in .skip } }),
-            ("apply replacing", { try target.apply(changeset) { $0.kind == .data || $0.kind == .conflict ? .replace : .skip } }),
+            (
+                "apply replacing",
+                { try target.apply(changeset) { $0.kind == .data || $0.kind == .conflict ? .replace : .skip } }
+            ),
             ("apply patchset", { try target.apply(patchset) { _ in .skip } }),
         ]
         for (name, use) in uses {
@@ -72,7 +75,9 @@ import Testing
             try useEveryWay(corrupted, note: "seed \(seed), round \(round)")
         }
         for round in 0..<50 {
-            let garbage = (0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let garbage = (0..<Int.random(in: 1...64, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             try useEveryWay([0x54] + garbage, note: "seed \(seed), garbage \(round)")
         }
     }
@@ -88,7 +93,10 @@ import Testing
             ("invalid name", [0x54, 0x01, 0x01, 0xFF, 0x00], "not UTF-8"),
             ("unknown operation", [0x54, 0x01, 0x01, 0x74, 0x00, 0x33, 0x00], "operation"),
             ("unknown value type", [0x54, 0x01, 0x01, 0x74, 0x00, 0x12, 0x00, 0x09], "value type 9"),
-            ("length past the end", [0x54, 0x01, 0x01, 0x74, 0x00, 0x12, 0x00, 0x03, 0x8F, 0xFF, 0xFF, 0x7F], "longer"),
+            (
+                "length past the end", [0x54, 0x01, 0x01, 0x74, 0x00, 0x12, 0x00, 0x03, 0x8F, 0xFF, 0xFF, 0x7F],
+                "longer"
+            ),
             ("integer cut short", [0x54, 0x01, 0x01, 0x74, 0x00, 0x12, 0x00, 0x01, 0x00, 0x00], "cut short"),
         ]
         for (name, bytes, expected) in cases {
@@ -98,7 +106,8 @@ import Testing
             try useEveryWay(bytes, note: name)
         }
         // A well-formed change for a table that exists, with a value of the wrong type for its key.
-        let wrongKey: [UInt8] = [0x54, 0x02, 0x01, 0x00] + Array("notes".utf8) + [0x00, 0x12, 0x00, 0x03, 0x01, 0x61, 0x05]
+        let wrongKey: [UInt8] =
+            [0x54, 0x02, 0x01, 0x00] + Array("notes".utf8) + [0x00, 0x12, 0x00, 0x03, 0x01, 0x61, 0x05]
         let target = try ChangesetFixture.database()
         let error = try ChangesetFixture.expectUnchanged(target) { try target.apply(Changeset(bytes: wrongKey)) }
         #expect(error is SQLiteError)

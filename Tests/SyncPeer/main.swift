@@ -72,7 +72,8 @@ struct Values {
         return code
     }
     mutating func photo() -> [UInt8]? {
-        Bool.random(using: &random) ? nil : (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        Bool.random(using: &random)
+            ? nil : (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
     mutating func label() -> String { ["red", "blue", "todo", "星"].randomElement(using: &random) ?? "" }
 }
@@ -132,7 +133,8 @@ do {
             case "edit" where words.count == 4:
                 var values = Values(random: Seeded(state: UInt64(words[1]) ?? 0))
                 let held = try db.fetchAll(UntypedRow.self, "SELECT code FROM items WHERE code IS NOT NULL")
-                values.takenCodes = Set(held.compactMap { row in if case .text(let code)? = row[0] { code } else { nil } })
+                values.takenCodes = Set(
+                    held.compactMap { row in if case .text(let code)? = row[0] { code } else { nil } })
                 let count = Int(words[2]) ?? 0
                 own = try db.recordingChangeset { for _ in 0..<count { try edit(db, &values) } }.changeset
                 try Data(own.bytes).write(to: URL(fileURLWithPath: words[3]))

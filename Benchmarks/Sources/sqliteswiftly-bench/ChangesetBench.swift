@@ -81,7 +81,8 @@ enum ChangesetBench {
     /// The number of rows of `mixed`, through the C API.
     private static func count(_ db: RawConnection) throws -> Int64 {
         var statement: OpaquePointer?
-        try RawConnection.check(sqlite3_prepare_v2(db.handle, "SELECT count(*) FROM mixed", -1, &statement, nil), "count")
+        try RawConnection.check(
+            sqlite3_prepare_v2(db.handle, "SELECT count(*) FROM mixed", -1, &statement, nil), "count")
         defer { sqlite3_finalize(statement) }
         guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("count failed") }
         return sqlite3_column_int64(statement, 0)

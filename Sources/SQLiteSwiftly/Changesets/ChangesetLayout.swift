@@ -44,8 +44,11 @@ struct ChangesetLayout {
             guard header == (patchset ? 0x50 : 0x54) else {
                 let other = header == (patchset ? 0x54 : 0x50)
                 throw other
-                    ? reader.invalid(patchset ? "a changeset where a patchset was expected" : "a patchset where a "
-                        + "changeset was expected (a patchset cannot be inverted; read it with Patchset)")
+                    ? reader.invalid(
+                        patchset
+                            ? "a changeset where a patchset was expected"
+                            : "a patchset where a "
+                                + "changeset was expected (a patchset cannot be inverted; read it with Patchset)")
                     : reader.invalid("byte \(header) where a table header ('T' or 'P') was expected")
             }
             let columns = try reader.varint()

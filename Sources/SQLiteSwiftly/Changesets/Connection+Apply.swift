@@ -175,7 +175,8 @@ private final class ApplyContext {
                     failure = SQLiteError(
                         .changesetConflict, code: .constraintForeignKey,
                         message: "the changeset would break \(conflict.foreignKeyViolations) foreign key(s), and this "
-                            + "connection enforces foreign keys, so they cannot be kept with .skip; nothing was applied")
+                            + "connection enforces foreign keys, so they cannot be kept with .skip; nothing was applied"
+                    )
                     return CSQLITE_CHANGESET_ABORT
                 }
                 return CSQLITE_CHANGESET_OMIT

@@ -80,10 +80,14 @@ public struct RecordedChange: Hashable, Sendable {
         oldValues = []
         newValues = []
         if operation != .insert {
-            oldValues = try Self.values(count: columns, table: table) { index, value in api.changeset_old(iterator, index, value) }
+            oldValues = try Self.values(count: columns, table: table) { index, value in
+                api.changeset_old(iterator, index, value)
+            }
         }
         if operation != .delete {
-            newValues = try Self.values(count: columns, table: table) { index, value in api.changeset_new(iterator, index, value) }
+            newValues = try Self.values(count: columns, table: table) { index, value in
+                api.changeset_new(iterator, index, value)
+            }
         }
     }
 

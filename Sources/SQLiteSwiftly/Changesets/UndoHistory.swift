@@ -87,7 +87,8 @@ public final class UndoHistory: Sendable {
     /// - Throws: What `body` throws, and the errors of ``Connection/recordingChangeset(of:_:)`` (nothing is
     ///   written or recorded then); ``SQLiteError/Kind/misuse`` when `db` is in a transaction.
     @discardableResult
-    public func write<Result>(on db: Connection, named name: String? = nil, _ body: () throws -> Result) throws -> Result
+    public func write<Result>(on db: Connection, named name: String? = nil, _ body: () throws -> Result) throws
+        -> Result
     {
         try Self.requireOutsideTransaction(db)
         let (result, changeset) = try db.recordingChangeset(of: tables, body)

@@ -1,4 +1,4 @@
-/// What ``Connection/apply(_:onConflict:)`` did: how many changes it applied, and which it skipped and why.
+/// What ``Connection/apply(_:onConflict:)-(Changeset,_)`` did: how many changes it applied, and which it skipped and why.
 ///
 /// ```swift
 /// let result = try target.apply(changeset) { _ in .skip }

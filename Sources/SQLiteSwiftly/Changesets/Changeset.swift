@@ -3,7 +3,7 @@
 /// A changeset is what SQLite's session extension records (see <https://www.sqlite.org/sessionintro.html>): for
 /// each changed row of a table with a primary key, the operation and the row's values before and after (for an
 /// UPDATE, the key and the changed columns only). Record one with ``Connection/recordingChangeset(of:_:)``,
-/// apply it with ``Connection/apply(_:onConflict:)``, undo it by applying ``inverted()``.
+/// apply it with ``Connection/apply(_:onConflict:)-(Changeset,_)``, undo it by applying ``inverted()``.
 ///
 /// ```swift
 /// let (_, changeset) = try db.recordingChangeset {

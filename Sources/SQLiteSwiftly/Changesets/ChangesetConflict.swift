@@ -1,5 +1,5 @@
 /// A change that cannot be applied as it is, handed to the conflict handler of
-/// ``Connection/apply(_:onConflict:)``, which decides what to do with it.
+/// ``Connection/apply(_:onConflict:)-(Changeset,_)``, which decides what to do with it.
 ///
 /// SQLite finds a conflict when the target database does not hold what the change expects: see
 /// <https://www.sqlite.org/session/sqlite3changeset_apply.html>. The handler answers with a ``Resolution``:
@@ -65,7 +65,7 @@ public struct ChangesetConflict: Hashable, Sendable {
         /// ``Kind/conflict``; for other kinds the application fails with ``SQLiteError/Kind/misuse``. The
         /// corresponding C constant is `SQLITE_CHANGESET_REPLACE`.
         case replace
-        /// Stop: nothing of the changeset is applied, and ``Connection/apply(_:onConflict:)`` throws
+        /// Stop: nothing of the changeset is applied, and ``Connection/apply(_:onConflict:)-(Changeset,_)`` throws
         /// ``SQLiteError/Kind/changesetConflict``. The corresponding C constant is `SQLITE_CHANGESET_ABORT`.
         case abort
     }

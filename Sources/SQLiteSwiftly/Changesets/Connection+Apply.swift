@@ -38,14 +38,14 @@ extension Connection {
 
     /// Applies a patchset to this database, all or nothing, asking `resolve` what to do at each conflict.
     ///
-    /// As ``apply(_:onConflict:)``. A patchset has no old values, so an UPDATE or DELETE of a row that exists never
+    /// As ``apply(_:onConflict:)-(Changeset,_)``. A patchset has no old values, so an UPDATE or DELETE of a row that exists never
     /// conflicts with ``ChangesetConflict/Kind/data``: it is applied over whatever the row holds.
     ///
     /// - Parameters:
     ///   - patchset: The changes to make.
     ///   - resolve: Decides each conflict; it must not use this connection.
     /// - Returns: What was applied, replaced and skipped.
-    /// - Throws: As ``apply(_:onConflict:)``.
+    /// - Throws: As ``apply(_:onConflict:)-(Changeset,_)``.
     @discardableResult
     public func apply(
         _ patchset: Patchset,
@@ -74,12 +74,13 @@ extension Connection {
                         handle, count, start, nil, ApplyContext.callback, Unmanaged.passUnretained(context).toOpaque(),
                         nil, nil, Self.noSavepoint)
                 }
-                return (code, context.failure, context.skipped, context.replacedCount)
+                return (code: code, failure: context.failure, skipped: context.skipped, replaced: context.replacedCount)
             }
-            if let failure = outcome.1 { throw failure }
-            guard outcome.0 == SQLITE_OK else { throw applyFailure(outcome.0) }
+            if let failure = outcome.failure { throw failure }
+            guard outcome.code == SQLITE_OK else { throw applyFailure(outcome.code) }
             return AppliedChangeset(
-                appliedCount: layout.changeCount - outcome.2.count, replacedCount: outcome.3, skipped: outcome.2)
+                appliedCount: layout.changeCount - outcome.skipped.count, replacedCount: outcome.replaced,
+                skipped: outcome.skipped)
         }
     }
 

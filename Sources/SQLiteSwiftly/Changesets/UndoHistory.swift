@@ -2,7 +2,7 @@
 /// and redone.
 ///
 /// Write through the history, and each write records its changeset (see ``Connection/recordingChangeset(of:_:)``)
-/// as one step. ``undo(on:)`` applies the inverse of the last step, ``redo(on:)`` the step again, each in one
+/// as one step. ``undo(on:)-(Connection)`` applies the inverse of the last step, ``redo(on:)-(Connection)`` the step again, each in one
 /// transaction; observations (``SharedConnection/observe(options:_:)``) see them like any other commit. A new write
 /// after an undo clears the steps that could be redone, and only the last ``depth`` steps are kept.
 ///
@@ -66,9 +66,9 @@ public final class UndoHistory: Sendable {
     public var canUndo: Bool { state.withLock { !$0.undo.isEmpty } }
     /// Whether there is a step to redo.
     public var canRedo: Bool { state.withLock { !$0.redo.isEmpty } }
-    /// The name of the step ``undo(on:)`` would undo, for a menu item such as "Undo Rename".
+    /// The name of the step ``undo(on:)-(Connection)`` would undo, for a menu item such as "Undo Rename".
     public var undoName: String? { state.withLock { $0.undo.last?.name } }
-    /// The name of the step ``redo(on:)`` would redo.
+    /// The name of the step ``redo(on:)-(Connection)`` would redo.
     public var redoName: String? { state.withLock { $0.redo.last?.name } }
     /// The number of steps that can be undone.
     public var undoCount: Int { state.withLock { $0.undo.count } }
@@ -102,7 +102,7 @@ public final class UndoHistory: Sendable {
     /// - Returns: Whether there was a step to undo.
     /// - Throws: ``SQLiteError/Kind/changesetConflict`` when a row the step changed was changed since by a write
     ///   the history did not record; ``SQLiteError/Kind/misuse`` inside a transaction or a ``group(named:_:)``;
-    ///   the errors of ``Connection/apply(_:onConflict:)``. The database and the history are then as they were.
+    ///   the errors of ``Connection/apply(_:onConflict:)-(Changeset,_)``. The database and the history are then as they were.
     @discardableResult
     public func undo(on db: Connection) throws -> Bool {
         try move(undoing: true, on: db)
@@ -112,7 +112,7 @@ public final class UndoHistory: Sendable {
     ///
     /// - Parameter db: The connection the step was written with; it must not be in a transaction.
     /// - Returns: Whether there was a step to redo.
-    /// - Throws: As ``undo(on:)``.
+    /// - Throws: As ``undo(on:)-(Connection)``.
     @discardableResult
     public func redo(on db: Connection) throws -> Bool {
         try move(undoing: false, on: db)

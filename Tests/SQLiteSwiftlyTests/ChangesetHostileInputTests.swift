@@ -86,6 +86,7 @@ import Testing
     func handMade() throws {
         let cases: [(String, [UInt8], String)] = [
             ("no header", [0x12, 0x00], "table header"),
+            ("a lone header byte (SQLite 3.40.1's inversion never returns for it)", [0x54], "cut short"),
             ("zero columns", [0x54, 0x00, 0x61, 0x00], "0 columns"),
             ("huge column count", [0x54, 0x8F, 0xFF, 0xFF, 0xFF, 0x7F, 0x01], "columns"),
             ("name without end", [0x54, 0x01, 0x01, 0x61, 0x62], "table name"),

@@ -47,6 +47,8 @@ enum ChangesetBytes {
     static func inverted(_ bytes: [UInt8]) throws(SQLiteError) -> [UInt8] {
         let functions = try SessionFunctions.available()
         guard !bytes.isEmpty else { return [] }
+        // The walk first: SQLite 3.40.1's sqlite3changeset_invert never returns for some malformed input (a lone
+        // 'T' byte), and reports a patchset only as corrupt.
         _ = try layout(bytes, patchset: false)
         return try withBytes(bytes) { count, start throws(SQLiteError) in
             var output: UnsafeMutableRawPointer?

@@ -114,10 +114,12 @@ private struct Reader {
         offset < bytes.count ? bytes[offset] : nil
     }
 
-    func invalid(_ what: String) -> SQLiteError {
+    /// The error for bytes that are not a changeset, saying what was found at `position` (the cursor's offset by
+    /// default).
+    func invalid(_ what: String, at position: Int? = nil) -> SQLiteError {
         SQLiteError(
             .invalidChangeset, code: .corrupt,
-            message: "the bytes are not a valid changeset: \(what) at byte \(offset) of \(bytes.count)")
+            message: "the bytes are not a valid changeset: \(what) at byte \(position ?? offset) of \(bytes.count)")
     }
 
     mutating func byte() throws(SQLiteError) -> UInt8 {
@@ -156,23 +158,39 @@ private struct Reader {
     }
 
     /// Skips a record of `fields` fields; returns whether any field is defined (not type 0).
+    ///
+    /// The loop every change of an application pays for: it reads each type byte once and checks each value's
+    /// length against the end before skipping it, with the offset in a local.
     mutating func record(_ fields: Int) throws(SQLiteError) -> Bool {
         var defined = false
+        var at = offset
+        let end = bytes.count
+        defer { offset = at }
         for _ in 0..<fields {
-            let type = try byte()
+            guard at < end else { throw invalid("the end of the bytes, cut short,", at: at) }
+            let type = bytes[at]
+            at += 1
             switch type {
-            case 0: break
-            case 5: defined = true
+            case 0: continue
+            case 5: break
             case 1, 2:
-                _ = try bytes(8)
-                defined = true
+                guard end - at >= 8 else { throw invalid("the end of the bytes, cut short,", at: end) }
+                at += 8
             case 3, 4:
-                let length = try varint()
-                guard length <= UInt64(bytes.count - offset) else { throw invalid("a value longer than the bytes") }
-                offset += Int(length)
-                defined = true
-            default: throw invalid("value type \(type)")
+                guard at < end else { throw invalid("the end of the bytes, cut short,", at: at) }
+                var length = UInt64(bytes[at])
+                if length < 0x80 {
+                    at += 1  // the usual one-byte length
+                } else {
+                    offset = at
+                    length = try varint()
+                    at = offset
+                }
+                guard length <= UInt64(end - at) else { throw invalid("a value longer than the bytes", at: at) }
+                at += Int(length)
+            default: throw invalid("value type \(type)", at: at - 1)
             }
+            defined = true
         }
         return defined
     }

@@ -47,8 +47,8 @@ struct ChangesetLayout {
                     ? reader.invalid(
                         patchset
                             ? "a changeset where a patchset was expected"
-                            : "a patchset where a "
-                                + "changeset was expected (a patchset cannot be inverted; read it with Patchset)")
+                            : "a patchset where a changeset was expected (a patchset cannot be inverted; read it with "
+                                + "Patchset)")
                     : reader.invalid("byte \(header) where a table header ('T' or 'P') was expected")
             }
             let columns = try reader.varint()
@@ -67,36 +67,34 @@ struct ChangesetLayout {
                 positions[name.sqlIdentifierKey] = index
                 tables.append(Table(name: name, columnCount: Int(columns), primaryKey: primaryKey, kinds: []))
             }
+            var kinds: DatabaseChange.Kinds = []
             while let operation = reader.peek(), operation != 0x50 && operation != 0x54 {
-                try scanChange(&reader, table: index, columns: Int(columns), keyFields: keyFields, patchset: patchset)
+                let (kind, counts) = try Self.scanChange(
+                    &reader, columns: Int(columns), keyFields: keyFields, patchset: patchset)
+                kinds.insert(kind)
+                if counts { changeCount += 1 }
             }
+            tables[index].kinds.formUnion(kinds)
         }
     }
 
-    /// Reads one change of table `table`.
-    private mutating func scanChange(
-        _ reader: inout Reader, table: Int, columns: Int, keyFields: Int, patchset: Bool
-    ) throws(SQLiteError) {
+    /// Reads one change: returns its kind, and whether SQLite applies it (an UPDATE without new values it skips).
+    private static func scanChange(
+        _ reader: inout Reader, columns: Int, keyFields: Int, patchset: Bool
+    ) throws(SQLiteError) -> (DatabaseChange.Kinds, Bool) {
         let operation = try reader.byte()
         _ = try reader.byte()  // the indirect flag: any value
         switch operation {
         case 18:
-            tables[table].kinds.insert(.insert)
             _ = try reader.record(columns)
-            changeCount += 1
+            return (.insert, true)
         case 9:
-            tables[table].kinds.insert(.delete)
             _ = try reader.record(patchset ? keyFields : columns)
-            changeCount += 1
+            return (.delete, true)
         case 23:
-            tables[table].kinds.insert(.update)
-            if patchset {
-                _ = try reader.record(columns)
-                changeCount += 1
-            } else {
-                _ = try reader.record(columns)
-                if try reader.record(columns) { changeCount += 1 }
-            }
+            if patchset { return (.update, try reader.record(columns)) }
+            _ = try reader.record(columns)
+            return (.update, try reader.record(columns))
         default:
             throw reader.invalid("byte \(operation) where an operation (INSERT, UPDATE or DELETE) was expected")
         }

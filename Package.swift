@@ -47,6 +47,8 @@ let package = Package(
         .executableTarget(name: "CrashWriter", dependencies: ["SQLiteSwiftly"], path: "Tests/CrashWriter"),
         // A child process for the contention tests: one of several writers committing short transactions.
         .executableTarget(name: "ContentionWriter", dependencies: ["SQLiteSwiftly"], path: "Tests/ContentionWriter"),
+        // A child process for the changeset convergence test: one of two databases kept in step.
+        .executableTarget(name: "SyncPeer", dependencies: ["SQLiteSwiftly"], path: "Tests/SyncPeer"),
         // A child process for the memory-pressure test: SQLite's heap limit is global to a process.
         .executableTarget(
             name: "MemoryProbe", dependencies: ["SQLiteSwiftly", "CSQLiteSwiftly"], path: "Tests/MemoryProbe"),

@@ -198,4 +198,33 @@ import Testing
         try db.execute("INSERT INTO words(s) VALUES ('alpha')")
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM words WHERE words MATCH 'alpha'") == 1)
     }
+
+    @Test("an interrupt stops a changeset's conflict handler; nothing of the changeset is applied")
+    func interruptStopsConflictHandler() throws {
+        let source = try numbers(5_000)
+        let target = try numbers(5_000)
+        try source.execute("CREATE TABLE k(id INTEGER PRIMARY KEY, v TEXT)")
+        try target.execute("CREATE TABLE k(id INTEGER PRIMARY KEY, v TEXT)")
+        try target.execute("INSERT INTO k SELECT x, 'target' FROM n")
+        // 5,000 inserts whose keys the target has: 5,000 conflicts, 2 ms each in the handler.
+        let (_, changeset) = try source.recordingChangeset(of: ["k"]) {
+            try source.execute("INSERT INTO k SELECT x, 'source' FROM n")
+        }
+        try target.execute("INSERT INTO n VALUES (0, 'marker')")  // a write the application must not undo
+        let handled = Atomic<Int>(0)
+        nonisolated(unsafe) let unsafeTarget = target  // used by the thread `stopped` starts, then here again
+        let (error, lateness) = try stopped(
+            {
+                try unsafeTarget.apply(changeset) { _ in
+                    handled.add(1, ordering: .relaxed)
+                    usleep(2000)
+                    return .replace
+                }
+            }, stop: target.interruptHandle.interrupt)
+        #expect((error as? SQLiteError)?.code == .interrupt)
+        #expect(lateness < stopTolerance, "the application went on \(lateness) after the interrupt")
+        #expect(handled.load(ordering: .relaxed) < 5_000)
+        #expect(try target.fetchValue(Int.self, "SELECT count(*) FROM k WHERE v = 'source'") == 0)
+        #expect(try target.fetchValue(Int.self, "SELECT count(*) FROM n WHERE x = 0") == 1)
+    }
 }

@@ -146,6 +146,7 @@ enum Workloads {
                 name: "one-off SQL (CPU time)", cpuTime: true,
                 implementations: [OneOff.raw, SwiftCAPI.oneOff, OneOff.ours]),
         ] + FunctionBench.workloads + FullTextBench.workloads + RelationsBench.workloads
+            + ChangesetBench.workloads
     }
 }
 

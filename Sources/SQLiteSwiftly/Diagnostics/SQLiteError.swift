@@ -88,6 +88,15 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible, L
         /// their tables as the relation says, or several do and none was chosen, or a key references a column its
         /// model does not declare.
         public static let unsupportedRelation = Kind(rawValue: "unsupported relation")
+        /// The SQLite in use was built without the session extension (`SQLITE_ENABLE_SESSION`), which records
+        /// and applies changesets: see ``Changeset``.
+        public static let sessionUnavailable = Kind(rawValue: "session extension unavailable")
+        /// The bytes of a ``Changeset`` or ``Patchset`` are not one: truncated, corrupted, or the other format.
+        public static let invalidChangeset = Kind(rawValue: "invalid changeset")
+        /// A changeset could not be applied as it is: a row it changes was changed or deleted since, a row it
+        /// inserts exists, or it breaks a constraint. Nothing of it was applied; ``SQLiteError/table`` names the
+        /// table.
+        public static let changesetConflict = Kind(rawValue: "changeset conflict")
     }
 
     /// What kind of failure this is.

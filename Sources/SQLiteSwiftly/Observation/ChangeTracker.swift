@@ -168,6 +168,18 @@ final class ChangeTracker {
         pending[table.sqlIdentifierKey] = entry
     }
 
+    /// Reports writes that no statement of the library makes (a changeset applied by SQLite's session code): the
+    /// tables, and the kinds of change to each.
+    func willWrite(tables: [(name: String, kinds: DatabaseChange.Kinds)]) {
+        guard configuration.tracksChanges else { return }
+        settle()
+        for (name, kinds) in tables {
+            pendingRegion.tables.insert(name.sqlIdentifierKey)
+            guard configuration.reportsRows else { continue }
+            pending[name.sqlIdentifierKey, default: PendingTable(name: name)].kinds.formUnion(kinds)
+        }
+    }
+
     private func note(_ region: StatementRegion) {
         if isRecording { recorded.formUnion(region.reads) }
         guard configuration.tracksChanges else { return }

@@ -6,3 +6,4 @@ set -eu
 cd "$(dirname "$0")"
 swift build -c release --product sqliteswiftly-bench
 "$(swift build -c release --show-bin-path)/sqliteswiftly-bench" --quick "$@"
+"$(swift build -c release --show-bin-path)/sqliteswiftly-bench" --observation-idle --quick

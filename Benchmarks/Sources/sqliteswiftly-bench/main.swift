@@ -8,7 +8,7 @@ import RawC
 
 // sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT] [--implementations TEXT]
 //                     [--store memory|wal] [--script MEGABYTES]
-//                     [--transactions N] [--synchronous N] [--observation]
+//                     [--transactions N] [--synchronous N] [--observation] [--observation-idle]
 //
 // --only keeps the workloads whose name contains TEXT ("streaming" for the streaming table); --implementations
 // keeps the implementations whose name contains TEXT (or one of several TEXTs separated by `|`), plus the raw C
@@ -34,6 +34,10 @@ struct Options {
     var transactions: Int?
     var synchronousCommits: Int?
     var observation = false
+    var observationIdle = false
+    var commitChild: [String]?
+    var rowsGiven = false
+    var quick = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -47,10 +51,13 @@ struct Options {
         }
         arguments: while let argument = iterator.next() {
             switch argument {
-            case "--rows": rows = try integer(argument)
+            case "--rows":
+                rows = try integer(argument)
+                rowsGiven = true
             case "--runs": runs = try integer(argument)
             case "--stream-rows": streamRows = try integer(argument)
             case "--quick":
+                quick = true
                 rows = 1_000
                 runs = 1
                 streamRows = 10_000
@@ -58,6 +65,10 @@ struct Options {
             case "--implementations": implementationFilter = try value(argument)
             case "--profile": profile = true
             case "--observation": observation = true
+            case "--observation-idle": observationIdle = true
+            case "--commit-child":
+                commitChild = Array(iterator)
+                break arguments
             case "--store":
                 guard let store = Store(rawValue: try value(argument)) else { throw BenchError("--store memory|wal") }
                 stores = [store]
@@ -74,6 +85,7 @@ struct Options {
             case "--help", "-h":
                 print("usage: sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT]")
                 print("                           [--implementations TEXT] [--store memory|wal] [--observation]")
+                print("                           [--observation-idle]")
                 exit(0)
             default: throw BenchError("unknown argument \(argument)")
             }
@@ -239,6 +251,18 @@ do {
     }
     if let rounds = options.functionsLifecycle {
         try FunctionBench.lifecycle(rounds: rounds)
+        exit(0)
+    }
+    if let child = options.commitChild {
+        try ObservationIdleBench.commitChild(child)
+        exit(0)
+    }
+    if options.observationIdle {
+        var files = try TemporaryFiles()
+        defer { files.removeDirectory() }
+        try await ObservationIdleBench.run(
+            commits: options.rowsGiven ? options.rows : options.quick ? 20 : 200, seconds: options.quick ? 1 : 5,
+            files: &files)
         exit(0)
     }
     if let child = options.streamChild {

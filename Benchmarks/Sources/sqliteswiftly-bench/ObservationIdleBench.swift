@@ -24,7 +24,8 @@ enum ObservationIdleBench {
         for (count, watches) in [(0, true), (1, true), (100, true), (100, false)] {
             let path = files.next()
             defer { TemporaryFiles.remove(path) }
-            let (cpu, wakeUps) = try await idleCost(path: path, observations: count, watchesFiles: watches, seconds: seconds)
+            let (cpu, wakeUps) = try await idleCost(
+                path: path, observations: count, watchesFiles: watches, seconds: seconds)
             let notice = count == 0 ? "-" : watches ? "file events (default)" : "polling every 100 ms"
             print("| \(count) | \(notice) | \(format(milliseconds: cpu)) | \(format(wakeUps)) |")
         }
@@ -78,9 +79,12 @@ enum ObservationIdleBench {
             tasks.append(
                 Task {
                     var first = true
-                    for try await _ in shared.observe(options: options, { db in
-                        try db.fetchValue(Int.self, SQL(verbatim: "SELECT count(*) FROM t\(index)"))
-                    }) where first {
+                    for try await _ in shared.observe(
+                        options: options,
+                        { db in
+                            try db.fetchValue(Int.self, SQL(verbatim: "SELECT count(*) FROM t\(index)"))
+                        }) where first
+                    {
                         first = false
                         ready.continuation.yield()
                     }
@@ -90,37 +94,24 @@ enum ObservationIdleBench {
         }
         defer { for task in tasks { task.cancel() } }
         usleep(500_000)
-        let (startCPU, startSwitches) = (processCPUTime(), contextSwitches())
-        // The measuring thread sleeps in one call: one switch of its own.
+        // The measuring thread sleeps in one call: one switch of its own, subtracted.
+        let startSwitches = contextSwitches()
+        let startCPU = processCPUTime()
         sleep(UInt32(seconds))
-        let (cpu, switches) = (processCPUTime() - startCPU, contextSwitches() - startSwitches)
+        let cpu = processCPUTime() - startCPU
+        let switches = contextSwitches() - startSwitches
         return (Double(cpu) / Double(seconds), Double(switches - 1) / Double(seconds))
     }
 
-    /// Voluntary and involuntary context switches of every thread of this process so far (Linux), or 0.
+    /// Voluntary and involuntary context switches of every thread of this process so far, ended threads included.
     private static func contextSwitches() -> Int {
+        var usage = rusage()
         #if os(Linux)
-            guard let directory = opendir("/proc/self/task") else { return 0 }
-            defer { closedir(directory) }
-            var total = 0
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                guard name.first?.isNumber == true, let file = fopen("/proc/self/task/\(name)/status", "r") else {
-                    continue
-                }
-                defer { fclose(file) }
-                var line = [CChar](repeating: 0, count: 256)
-                while fgets(&line, Int32(line.count), file) != nil {
-                    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    if text.hasPrefix("voluntary_ctxt_switches:") || text.hasPrefix("nonvoluntary_ctxt_switches:") {
-                        total += Int(text.split(separator: ":")[1].trimmingSpaces) ?? 0
-                    }
-                }
-            }
-            return total
+            getrusage(RUSAGE_SELF.rawValue, &usage)
         #else
-            return 0
+            getrusage(RUSAGE_SELF, &usage)
         #endif
+        return usage.ru_nvcsw + usage.ru_nivcsw
     }
 
     private static func processCPUTime() -> UInt64 {
@@ -141,9 +132,12 @@ enum ObservationIdleBench {
         let observer = Task {
             let options = ObservationOptions(watchesFiles: watchesFiles)
             var last: Int64?
-            for try await value in shared.observe(options: options, { db in
-                try db.fetchValue(Int64.self, "SELECT value FROM written ORDER BY id DESC LIMIT 1")
-            }) {
+            for try await value in shared.observe(
+                options: options,
+                { db in
+                    try db.fetchValue(Int64.self, "SELECT value FROM written ORDER BY id DESC LIMIT 1")
+                })
+            {
                 let arrival = now(CLOCK_REALTIME)
                 if let value, value != last {
                     delays.withLock { $0.append(Double(Int64(arrival) - value)) }

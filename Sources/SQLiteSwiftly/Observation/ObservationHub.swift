@@ -359,13 +359,15 @@ final class ObservationHub: Sendable {
         return true
     }
 
-    /// The file watcher saw the database's files change: checks the data version at once, then, while events keep
-    /// coming, every ``eventCheckInterval``, and once more when no event came for that long.
+    /// The file watcher saw the database's files change: checks the data version ``commitSettleTime`` later, then,
+    /// while events keep coming, every ``eventCheckInterval``, and once more when no event came for that long.
     ///
-    /// The last check is needed: in WAL mode another process's commit becomes visible when it updates the WAL index
-    /// in shared memory, after its last write to the WAL, and a change to mapped memory raises no event; a check that
-    /// ran between the two would miss the commit. The interval also bounds the checks that this process's own writes
-    /// cause (their events are the same): at most two per interval, however fast the writes come.
+    /// In WAL mode another process's commit becomes visible when it updates the WAL index in shared memory, just
+    /// after its last write to the WAL, and a change to mapped memory raises no event: a check made at the event
+    /// itself would usually run before the commit is visible, hence the short wait before the first check, and the
+    /// last check after the events stop (a check that still ran between the two would otherwise miss the commit).
+    /// The interval also bounds the checks that this process's own writes cause (their events are the same): about
+    /// two per interval, however fast the writes come.
     private func filesChanged() {
         let start = state.withLock { state -> Bool in
             state.lastFileEvent = .now
@@ -377,6 +379,7 @@ final class ObservationHub: Sendable {
         Task { [weak self] in
             while let hub = self {
                 let seen = hub.state.withLock { $0.lastFileEvent }
+                try? await Task.sleep(for: Self.commitSettleTime)
                 guard await hub.checkOtherConnections() else { return hub.endChecksAfterEvents() }
                 try? await Task.sleep(for: Self.eventCheckInterval)
                 guard hub.state.withLock({ $0.lastFileEvent == seen }) else { continue }
@@ -391,6 +394,9 @@ final class ObservationHub: Sendable {
             }
         }
     }
+
+    /// How long after a file event the data version is first checked: time for the writer to finish its commit.
+    static let commitSettleTime: Duration = .milliseconds(1)
 
     /// How often the data version is checked while file events keep coming, and how long after the last one it is
     /// checked once more.

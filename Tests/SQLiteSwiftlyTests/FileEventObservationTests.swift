@@ -35,7 +35,7 @@ import Testing
             let hub = try #require(pool?.observationHub ?? shared?.observationHub)
             let recorder = ObservationRecorder(observation)
             #expect(try await recorder.value(at: 0) == 0)
-            #expect(hub.noticing == (watchesFiles: true, polls: false))
+            #expect(hub.noticing == (watchesFiles: true, pollInterval: ObservationHub.backstopInterval))
             for expected in 1...3 {
                 #expect(try runShell(path, "INSERT INTO notes DEFAULT VALUES") == "")
                 // Polling would take an hour; the limit is far above the event path's milliseconds.
@@ -43,7 +43,7 @@ import Testing
             }
             recorder.cancel()
             await recorder.waitForTask()
-            #expect(hub.noticing == (watchesFiles: false, polls: false), "the watcher outlived the observation")
+            #expect(hub.noticing == (watchesFiles: false, pollInterval: nil), "the watcher outlived the observation")
         }
     #endif
 
@@ -56,14 +56,14 @@ import Testing
         let options = ObservationOptions(otherConnectionCheckInterval: .milliseconds(20), watchesFiles: false)
         let recorder = ObservationRecorder(shared.observe(options: options, Self.count))
         #expect(try await recorder.value(at: 0) == 0)
-        #expect(shared.observationHub.noticing == (watchesFiles: false, polls: true))
+        #expect(shared.observationHub.noticing == (watchesFiles: false, pollInterval: .milliseconds(20)))
         let other = try Connection(opening: path)
         try other.execute("INSERT INTO notes DEFAULT VALUES")
         #expect(try await recorder.value { $0 == 1 } == 1)
     }
 
     #if os(Linux)
-        @Test("an attached database, whose files are not watched, makes the observation poll as well")
+        @Test("an attached database, whose files are not watched, makes the observation poll at its interval as well")
         func attachedDatabasesPoll() async throws {
             let directory = try TemporaryDirectory()
             let path = directory.path("main.sqlite")
@@ -74,11 +74,13 @@ import Testing
             let options = ObservationOptions(otherConnectionCheckInterval: .milliseconds(20))
             let recorder = ObservationRecorder(shared.observe(options: options, Self.count))
             #expect(try await recorder.value(at: 0) == 0)
-            #expect(shared.observationHub.noticing == (watchesFiles: true, polls: false))
+            #expect(
+                shared.observationHub.noticing == (watchesFiles: true, pollInterval: ObservationHub.backstopInterval))
             _ = try await shared.withConnection { db in try db.execute("ATTACH DATABASE ? AS aux", [auxPath]) }
-            #expect(shared.observationHub.noticing == (watchesFiles: true, polls: true))
+            #expect(shared.observationHub.noticing == (watchesFiles: true, pollInterval: .milliseconds(20)))
             _ = try await shared.withConnection { db in try db.execute("DETACH DATABASE aux") }
-            #expect(shared.observationHub.noticing == (watchesFiles: true, polls: false))
+            #expect(
+                shared.observationHub.noticing == (watchesFiles: true, pollInterval: ObservationHub.backstopInterval))
         }
     #endif
 

@@ -28,9 +28,10 @@ enum ObservationIdleBench {
                 path: path, observations: count, watchesFiles: watches, seconds: seconds)
             let notice = count == 0 ? "-" : watches ? "file events (default)" : "polling every 100 ms"
             print("| \(count) | \(notice) | \(format(milliseconds: cpu)) | \(format(wakeUps)) |")
+            fflush(nil)
         }
         print("")
-        print("| other process | notice | commits delivered | median delay | p99 delay |")
+        print("| other process | notice | commits seen | median delay | p99 delay |")
         print("| --- | --- | ---: | ---: | ---: |")
         let executable = try Streaming.executablePath()
         for (writer, watches) in [("library", true), ("sqlite3 shell", true), ("library", false)] {
@@ -120,41 +121,55 @@ enum ObservationIdleBench {
 
     // MARK: - Other processes
 
-    /// Observes the last row of `written` while `command` commits `commits` rows, each holding the wall-clock time
-    /// in nanoseconds just before its commit; returns the delay to each row's delivery, in nanoseconds.
+    /// Observes the highest row id of `written` while `command` commits `commits` rows, each holding the wall-clock
+    /// time in nanoseconds just before its commit; returns, for every commit, the delay from that time to the first
+    /// delivery that includes it (commits that arrive together are delivered together: each counts).
     private static func crossProcessDelays(
         path: String, commits: Int, watchesFiles: Bool, command: String
     ) async throws -> [Double] {
         try makeDatabase(path)
         let shared = try SharedConnection(.open(path: path))
-        let delays = Mutex<[Double]>([])
+        let deliveries = Mutex<[(lastID: Int64, arrival: Int64)]>([])
         let ready = AsyncStream<Void>.makeStream()
         let observer = Task {
+            defer { ready.continuation.finish() }  // an observation that fails ends the wait below
             let options = ObservationOptions(watchesFiles: watchesFiles)
-            var last: Int64?
-            for try await value in shared.observe(
+            for try await lastID in shared.observe(
                 options: options,
-                { db in
-                    try db.fetchValue(Int64.self, "SELECT value FROM written ORDER BY id DESC LIMIT 1")
-                })
+                { db in try db.fetchValue(Int64.self, "SELECT coalesce(max(id), 0) FROM written") ?? 0 })
             {
-                let arrival = now(CLOCK_REALTIME)
-                if let value, value != last {
-                    delays.withLock { $0.append(Double(Int64(arrival) - value)) }
-                }
-                last = value
+                let arrival = Int64(now(CLOCK_REALTIME))
+                deliveries.withLock { $0.append((lastID, arrival)) }
                 ready.continuation.yield()
             }
         }
         var iterator = ready.stream.makeAsyncIterator()
-        _ = await iterator.next()
+        guard await iterator.next() != nil else {
+            try await observer.value
+            throw BenchError("the observation ended before its first value")
+        }
         _ = try Streaming.capture(command)
         // The last commit's delivery: at most a second after the writer ended.
-        for _ in 0..<100 where delays.withLock({ $0.count }) < commits {
+        for _ in 0..<100 where (deliveries.withLock { $0.last?.lastID ?? 0 }) < Int64(commits) {
             try await Task.sleep(for: .milliseconds(10))
         }
         observer.cancel()
-        return delays.withLock { $0 }
+        let seen = deliveries.withLock { $0 }
+        let rows = try Connection(opening: path).fetchAll(
+            Commit.self, "SELECT id, value FROM written ORDER BY id")
+        return rows.compactMap { row in
+            seen.first { $0.lastID >= row.id }.map { Double($0.arrival - row.time) }
+        }
+    }
+
+    /// One commit of the other process: its row id and its time.
+    private struct Commit: RowDecodable {
+        let id: Int64
+        let time: Int64
+        init(row: borrowing Row) throws {
+            id = try row[0]
+            time = try row[1]
+        }
     }
 
     /// A shell script that commits `commits` rows through the `sqlite3` shell, 5 to 15 ms apart.

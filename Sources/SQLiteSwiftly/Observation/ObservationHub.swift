@@ -71,9 +71,13 @@ final class ObservationHub: Sendable {
         weak var owner: SharedConnection?
 
         /// The interval the poller must check at: the shortest of the observers that poll (all of them when the
-        /// file watcher is not running), or `nil` when none polls.
+        /// file watcher is not running), at most ``ObservationHub/backstopInterval`` while the watcher runs, or
+        /// `nil` when nothing is observed.
         var pollingInterval: Duration? {
-            observers.values.filter { !$0.watchesFiles || watcher == nil || hasAttachedDatabases }.map(\.interval).min()
+            let polling = observers.values.filter { !$0.watchesFiles || watcher == nil || hasAttachedDatabases }
+                .map(\.interval).min()
+            guard watcher != nil, !observers.isEmpty else { return polling }
+            return min(polling ?? ObservationHub.backstopInterval, ObservationHub.backstopInterval)
         }
     }
 
@@ -203,10 +207,16 @@ final class ObservationHub: Sendable {
         }
     }
 
-    /// How other connections' commits are being noticed now: by file events, by polling, or both (for tests).
-    var noticing: (watchesFiles: Bool, polls: Bool) {
-        state.withLock { ($0.watcher != nil, $0.poller != nil) }
+    /// How other connections' commits are being noticed now (for tests): whether file events are watched, and the
+    /// interval of the poller, if it runs.
+    var noticing: (watchesFiles: Bool, pollInterval: Duration?) {
+        state.withLock { ($0.watcher != nil, $0.poller != nil ? $0.pollingInterval : nil) }
     }
+
+    /// How often the data version is checked while file events are watched, as a backstop: a WAL commit becomes
+    /// visible after its writer's `fsync`, which raises no event, so one that a loaded disk delays past the checks
+    /// that follow its events (about 1.3 s) is still noticed within this interval.
+    static let backstopInterval: Duration = .seconds(2)
 
     /// Records whether the connection has attached databases (at the end of each access while anything is
     /// observed), and starts or stops polling for them.
@@ -359,15 +369,16 @@ final class ObservationHub: Sendable {
         return true
     }
 
-    /// The file watcher saw the database's files change: checks the data version ``commitSettleTime`` later, then,
-    /// while events keep coming, every ``eventCheckInterval``, and once more when no event came for that long.
+    /// The file watcher saw the database's files change: checks the data version 1 ms later, then at doubling
+    /// intervals (2, 4, 8 ms...), at most ``eventCheckInterval`` apart while events keep coming, and, once they
+    /// stop, on until ``eventCheckHorizon`` after the last one.
     ///
-    /// In WAL mode another process's commit becomes visible when it updates the WAL index in shared memory, just
-    /// after its last write to the WAL, and a change to mapped memory raises no event: a check made at the event
-    /// itself would usually run before the commit is visible, hence the short wait before the first check, and the
-    /// last check after the events stop (a check that still ran between the two would otherwise miss the commit).
-    /// The interval also bounds the checks that this process's own writes cause (their events are the same): about
-    /// two per interval, however fast the writes come.
+    /// In WAL mode another process's commit becomes visible when it updates the WAL index in shared memory, after
+    /// its last write to the WAL and, with `synchronous = FULL`, after an `fsync`; neither raises an event. A check
+    /// at the event itself would usually run too early: hence the first one a millisecond later, when the commit
+    /// is usually visible, and the later ones for slow disks (the poller's backstop covers the rest). The cap
+    /// bounds the checks that this process's own writes cause (their events are the same): about one per
+    /// ``eventCheckInterval``, however fast the writes come.
     private func filesChanged() {
         let start = state.withLock { state -> Bool in
             state.lastFileEvent = .now
@@ -377,16 +388,18 @@ final class ObservationHub: Sendable {
         }
         guard start else { return }
         Task { [weak self] in
+            var gap = Duration.milliseconds(1)
             while let hub = self {
-                let seen = hub.state.withLock { $0.lastFileEvent }
-                try? await Task.sleep(for: Self.commitSettleTime)
-                guard await hub.checkOtherConnections() else { return hub.endChecksAfterEvents() }
-                try? await Task.sleep(for: Self.eventCheckInterval)
-                guard hub.state.withLock({ $0.lastFileEvent == seen }) else { continue }
-                // Quiet since the check: the last one, unless an event comes while it runs.
+                try? await Task.sleep(for: gap)
                 guard await hub.checkOtherConnections() else { return hub.endChecksAfterEvents() }
                 let done = hub.state.withLock { state -> Bool in
-                    guard state.lastFileEvent == seen else { return false }
+                    let quietFor = ContinuousClock.now - state.lastFileEvent
+                    if quietFor < Self.eventCheckInterval {
+                        gap = min(gap * 2, Self.eventCheckInterval)
+                    } else {
+                        gap *= 2
+                    }
+                    guard quietFor >= Self.eventCheckHorizon else { return false }
                     state.isCheckingAfterEvents = false
                     return true
                 }
@@ -395,12 +408,11 @@ final class ObservationHub: Sendable {
         }
     }
 
-    /// How long after a file event the data version is first checked: time for the writer to finish its commit.
-    static let commitSettleTime: Duration = .milliseconds(1)
-
-    /// How often the data version is checked while file events keep coming, and how long after the last one it is
-    /// checked once more.
+    /// The longest interval between checks while file events keep coming.
     static let eventCheckInterval: Duration = .milliseconds(10)
+
+    /// How long after the last file event the checks go on.
+    static let eventCheckHorizon: Duration = .milliseconds(1000)
 
     private func endChecksAfterEvents() {
         state.withLock { $0.isCheckingAfterEvents = false }

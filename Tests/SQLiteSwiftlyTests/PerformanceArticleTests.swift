@@ -36,6 +36,17 @@ extension Order: RowDecodable {
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM planets") == planets.count)
     }
 
+    @Test("a pool whose connections commit with synchronous = NORMAL")
+    func synchronousNormal() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("normal.sqlite")
+        // BEGIN Performance: synchronous
+        let pool = try ConnectionPool(.create(path: path), options: ConnectionOptions(synchronous: .normal))
+        // END Performance: synchronous
+        #expect(try await pool.write { db in try db.fetchValue(Int.self, "PRAGMA synchronous") } == 1)
+        #expect(try await pool.read { db in try db.fetchValue(Int.self, "PRAGMA synchronous") } == 1)
+    }
+
     @Test("point lookups through a prepared statement with typed values")
     func lookups() throws {
         let db = try ArticleFixture.database()

@@ -42,7 +42,7 @@ public struct ConnectionOptions: Hashable, Sendable {
     /// it on every connection it opens, before its first access: a ``Connection``, a ``SharedConnection`` and each
     /// connection of a ``ConnectionPool``. In WAL mode (every pool), ``SynchronousMode/normal`` keeps the database
     /// consistent through a crash of the process or the machine, but a power loss can undo the last commits; it
-    /// commits about 80 times as fast on this project's benchmark machine. See the *Performance* article.
+    /// commits about 30 times as fast on this project's benchmark machine. See the *Performance* article.
     public var synchronous: SynchronousMode?
     /// SQL run on every connection the library opens, in order, right after it opens and before its first access,
     /// outside any transaction: the place for per-connection settings such as `PRAGMA cache_size = -20000` or

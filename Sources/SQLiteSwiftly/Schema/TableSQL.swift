@@ -158,6 +158,74 @@ enum TableSQL {
         return sql
     }
 
+    /// `INSERT ... ON CONFLICT DO NOTHING`: a row that breaks a uniqueness constraint is skipped.
+    static func insertIfNew(_ table: String, columns: [Column]) -> String {
+        insert(table, columns: columns, policy: .fail) + " ON CONFLICT DO NOTHING"
+    }
+
+    /// A model's columns for an upsert: a primary key, and another column to update.
+    static func upsertColumns<Model: TableModel>(of type: Model.Type) throws(SQLiteError) -> [Column] {
+        let columns = try checkedColumns(of: type, requiringKey: true)
+        guard columns.contains(where: { !$0.isPrimaryKey }) else {
+            var error = SQLiteError(
+                .misuse,
+                message:
+                    "\(Model.self) has only primary-key columns: an upsert has nothing to update; use insertIfNew(_:)")
+            error.table = Model.tableName
+            throw error
+        }
+        return columns
+    }
+
+    /// The one primary-key column of a model, for a read or delete by key; a model without a key, or with a key
+    /// of several columns, is ``SQLiteError/Kind/misuse``.
+    static func singleKey<Model: TableModel>(of type: Model.Type) throws(SQLiteError) -> Column {
+        let keys = try checkedColumns(of: type, requiringKey: true).filter(\.isPrimaryKey)
+        guard keys.count == 1, let key = keys.first else {
+            var error = SQLiteError(
+                .misuse,
+                message: "\(Model.self) has a primary key of \(keys.count) columns (\(columnList(keys))), and a read or "
+                    + "delete by id needs a single one: use a condition (fetchOne(_:where:)) or delete(_:) with a model")
+            error.table = Model.tableName
+            throw error
+        }
+        return key
+    }
+
+    /// The SQL of a model statement, after the checks it needs (see ``checkedColumns(of:requiringKey:)``).
+    static func modelStatement<Model: TableModel>(
+        _ type: Model.Type, _ purpose: StatementCache.ModelKey.Purpose
+    ) throws(SQLiteError) -> String {
+        let table = Model.tableName
+        switch purpose {
+        case .select(let condition):
+            return select(table, columns: Model.columns, where: condition)
+        case .selectByKey:
+            let key = try singleKey(of: type)
+            return select(table, columns: Model.columns, where: "\(quote(key.name)) = ?")
+        case .insert:
+            return insert(table, columns: try checkedColumns(of: type, requiringKey: false), policy: .fail)
+        case .insertIfNew:
+            return insertIfNew(table, columns: try checkedColumns(of: type, requiringKey: false))
+        case .upsert:
+            return insert(table, columns: try upsertColumns(of: type), policy: .update)
+        case .update:
+            let columns = try checkedColumns(of: type, requiringKey: true)
+            guard columns.contains(where: { !$0.isPrimaryKey }) else {
+                var error = SQLiteError(
+                    .misuse, message: "\(Model.self) has only primary-key columns: nothing to update")
+                error.table = Model.tableName
+                throw error
+            }
+            return update(table, columns: columns)
+        case .delete:
+            return delete(table, columns: try checkedColumns(of: type, requiringKey: true))
+        case .deleteByKey:
+            _ = try singleKey(of: type)
+            return delete(table, columns: Model.columns)
+        }
+    }
+
     /// `UPDATE ... WHERE key`: column `n` binds parameter `?n`, so the model encodes in its own order.
     static func update(_ table: String, columns: [Column]) -> String {
         let numbered = columns.enumerated().map { (parameter: $0.offset + 1, column: $0.element) }

@@ -37,15 +37,9 @@ public final class InsertStatement<Model: TableModel> {
     public let conflictPolicy: ConflictPolicy
 
     init(connection: Connection, policy: ConflictPolicy) throws(SQLiteError) {
-        let columns = try TableSQL.checkedColumns(of: Model.self, requiringKey: policy == .update)
-        if policy == .update && !columns.contains(where: { !$0.isPrimaryKey }) {
-            var error = SQLiteError(
-                .misuse,
-                message:
-                    "\(Model.self) has only primary-key columns: an upsert has nothing to update; use insertIfNew(_:)")
-            error.table = Model.tableName
-            throw error
-        }
+        let columns =
+            try policy == .update
+            ? TableSQL.upsertColumns(of: Model.self) : TableSQL.checkedColumns(of: Model.self, requiringKey: false)
         self.connection = connection
         conflictPolicy = policy
         try connection.verifyOnce(Model.self)  // first, so that a drifted schema is a schemaMismatch error
@@ -99,7 +93,7 @@ public final class InsertStatement<Model: TableModel> {
     }
 
     @usableFromInline func makeSkipping() throws(SQLiteError) -> RawStatement {
-        let sql = TableSQL.insert(Model.tableName, columns: Model.columns, policy: .fail) + " ON CONFLICT DO NOTHING"
+        let sql = TableSQL.insertIfNew(Model.tableName, columns: Model.columns)
         try connection.verifyOnce(Model.self)  // the schema may have changed since init
         let statement = try connection.compile(sql, persistent: true)
         skipping = statement

@@ -18,8 +18,17 @@ struct StatementCache {
         @usableFromInline enum Purpose: Hashable {
             /// A read of the table, with the text after `WHERE`.
             case select(condition: String?)
+            /// The read of one row by its single-column primary key.
+            case selectByKey
+            case insert
+            /// An `INSERT ... ON CONFLICT DO NOTHING`.
+            case insertIfNew
+            /// An `INSERT ... ON CONFLICT (key) DO UPDATE ... RETURNING` row id.
+            case upsert
             case update
             case delete
+            /// The delete of one row by its single-column primary key.
+            case deleteByKey
         }
 
         let model: ObjectIdentifier

@@ -32,29 +32,36 @@ enum TableSQL {
         let keys = columns.filter(\.isPrimaryKey)
         // A single INTEGER primary key is declared inline, which makes it an alias of the row id.
         let inlineKey = keys.count == 1 ? keys.first?.name : nil
-        var parts = columns.map { column in
-            var definition = quote(column.name)
-            if !column.type.rawValue.isEmpty { definition += " " + column.type.rawValue }
-            if column.name == inlineKey {
-                definition += " PRIMARY KEY"
-                if column.isAutoIncrement && column.type == .integer { definition += " AUTOINCREMENT" }
-            }
-            if !column.isNullable { definition += " NOT NULL" }
-            if column.isUnique { definition += " UNIQUE" }
-            if let value = column.defaultValue { definition += " DEFAULT " + literal(value) }
-            if let collation = column.collation { definition += " COLLATE " + quote(collation) }
-            if let reference = column.references {
-                definition += " REFERENCES \(quote(reference.table)) (\(quote(reference.column)))"
-                if reference.onDelete != .noAction { definition += " ON DELETE \(reference.onDelete.rawValue)" }
-                if reference.onUpdate != .noAction { definition += " ON UPDATE \(reference.onUpdate.rawValue)" }
-            }
-            return definition
-        }
+        var parts = columns.map { definition(of: $0, inlineKey: $0.name == inlineKey) }
         if keys.count > 1 {
             parts.append("PRIMARY KEY (\(columnList(keys)))")
         }
         let exists = ifNotExists ? "IF NOT EXISTS " : ""
         return "CREATE TABLE \(exists)\(quote(name)) (\(parts.joined(separator: ", ")))"
+    }
+
+    /// A column's definition in `CREATE TABLE`; with `inlineKey`, its `PRIMARY KEY` (and `AUTOINCREMENT`) too.
+    static func definition(of column: Column, inlineKey: Bool) -> String {
+        var definition = quote(column.name)
+        if !column.type.rawValue.isEmpty { definition += " " + column.type.rawValue }
+        if inlineKey {
+            definition += " PRIMARY KEY"
+            if column.isAutoIncrement && column.type == .integer { definition += " AUTOINCREMENT" }
+        }
+        if !column.isNullable { definition += " NOT NULL" }
+        if column.isUnique { definition += " UNIQUE" }
+        if let value = column.defaultValue { definition += " DEFAULT " + literal(value) }
+        if let collation = column.collation { definition += " COLLATE " + quote(collation) }
+        if let reference = column.references { definition += " " + references(reference) }
+        return definition
+    }
+
+    /// A foreign key's `REFERENCES` clause, with its actions other than `NO ACTION`.
+    static func references(_ reference: ForeignKey) -> String {
+        var clause = "REFERENCES \(quote(reference.table)) (\(quote(reference.column)))"
+        if reference.onDelete != .noAction { clause += " ON DELETE \(reference.onDelete.rawValue)" }
+        if reference.onUpdate != .noAction { clause += " ON UPDATE \(reference.onUpdate.rawValue)" }
+        return clause
     }
 
     /// A model's columns, checked for what SQLite cannot create or the statement needs: see ``problem(in:)``,

@@ -127,3 +127,10 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
         }
     }
 }
+
+extension UntypedRow: CustomStringConvertible {
+    /// The columns and their values: `[name: TEXT "Mars", moons: NULL]`.
+    public var description: String {
+        "[" + zip(columnNames, values).map { "\($0): \($1)" }.joined(separator: ", ") + "]"
+    }
+}

@@ -15,9 +15,10 @@ public enum ConflictPolicy: Hashable, Sendable {
 
 /// A prepared INSERT for one table model, compiled once and run once per row.
 ///
-/// This is the one way to insert models: there is deliberately no one-shot `insert(_:)` on ``Connection``,
-/// because it would make it too easy to compile a new statement for every row. Make the statement once and
-/// reuse it; wrap many inserts in a transaction for speed.
+/// ``Connection/insert(_:)`` inserts one model through a statement the connection compiles once per model and
+/// keeps in its cache; an `InsertStatement` is the same statement held by the caller, with a choice of
+/// ``ConflictPolicy``, and saves the cache lookup of each row. Make it once and reuse it; wrap many inserts in a
+/// transaction for speed.
 ///
 /// ```swift
 /// let insert = try db.makeInsertStatement(for: Planet.self)

@@ -191,8 +191,10 @@ enum TableSQL {
         guard keys.count == 1, let key = keys.first else {
             var error = SQLiteError(
                 .misuse,
-                message: "\(Model.self) has a primary key of \(keys.count) columns (\(columnList(keys))), and a read or "
-                    + "delete by id needs a single one: use a condition (fetchOne(_:where:)) or delete(_:) with a model")
+                message:
+                    "\(Model.self) has a primary key of \(keys.count) columns (\(columnList(keys))), and a read or "
+                    + "delete by id needs a single one: use a condition (fetchOne(_:where:)) or delete(_:) with a model"
+            )
             error.table = Model.tableName
             throw error
         }

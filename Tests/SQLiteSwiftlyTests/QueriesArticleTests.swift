@@ -25,6 +25,23 @@ import Testing
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM notes") == 0)
     }
 
+    @Test("an untyped row reads its values typed with as:, and names the column when one does not convert")
+    func typedUntypedRows() throws {
+        let db = try ArticleFixture.database()
+        // BEGIN QueriesAndTransactions: typed untyped rows
+        for row in try db.fetchAll(UntypedRow.self, "SELECT name, moons FROM planets ORDER BY id") {
+            let name = try row["name", as: String.self]  // "Mercury", "Venus", ...
+            let moons = try row[1, as: Int?.self]  // nil for Mars: NULL reads as nil only into an optional type
+            print(name, moons.map(String.init) ?? "unknown")  // Mercury 0, ..., Mars unknown, ...
+        }
+        // END QueriesAndTransactions: typed untyped rows
+        let rows = try db.fetchAll(UntypedRow.self, "SELECT name, moons FROM planets ORDER BY id")
+        #expect(try rows.map { try $0["name", as: String.self] } == ArticleFixture.planets.map(\.name))
+        #expect(try rows[3][1, as: Int?.self] == nil)
+        let error = try requireSQLiteError { try rows[3]["moons", as: Int.self] }
+        #expect(error.kind == .conversionFailed && error.column == "moons")
+    }
+
     @Test("interpolated values are bound: a value, a list, an identifier")
     func interpolation() throws {
         let db = try ArticleFixture.database()

@@ -32,6 +32,32 @@ import Testing
         }
     }
 
+    @Test("a model is inserted, upserted, read by id and deleted by id, each with one call")
+    func oneRow() throws {
+        let db = try ArticleFixture.database()
+        // BEGIN TableModels: one row
+        let uranus = try db.insert(Planet(id: 7, name: "Uranus", au: 19.19, moons: 28))  // the row id: 7
+        try db.upsert(Planet(id: 4, name: "Mars", au: 1.524, moons: 2))  // Mars exists: updated in place
+        let mars = try db.fetchOne(Planet.self, id: 4)  // Planet?, found by primary key
+        let deleted = try db.delete(Planet.self, id: 7)  // true: a row had that key
+        do {
+            try db.insert(Planet(id: 8, name: "Mars", au: 1.5, moons: nil))
+        } catch {
+            // SQLite error: UNIQUE constraint failed: planets.name [code 2067, primary 19] (table "planets", column "name") ...
+        }
+        // END TableModels: one row
+        #expect(uranus == 7)
+        #expect(mars?.moons == 2 && mars?.name == "Mars")
+        #expect(deleted)
+        #expect(try db.fetchOne(Planet.self, id: 7) == nil)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM planets") == 6)
+        let error = try requireSQLiteError { try db.insert(Planet(id: 8, name: "Mars", au: 1.5, moons: nil)) }
+        let expected =
+            #"SQLite error: UNIQUE constraint failed: planets.name [code 2067, primary 19] (table "planets", "#
+            + #"column "name")"#
+        #expect(error.description.hasPrefix(expected))
+    }
+
     @Test("the Codable model creates the table it declares, assigns ids, stores tags as JSON, cascades deletes")
     func codableModel() throws {
         // BEGIN TableModels: codable model

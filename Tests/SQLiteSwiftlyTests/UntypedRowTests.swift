@@ -78,3 +78,47 @@ import Testing
         #expect(sent["a"] == .text("x"))
     }
 }
+
+@Suite struct UntypedRowTypedReadTests {
+    private func row() throws -> UntypedRow {
+        let db = try Connection.inMemory()
+        let row = try db.fetchOne(
+            UntypedRow.self, "SELECT 42 AS answer, 'Mars' AS name, NULL AS moons, 2.5 AS ratio, 1 AS dup, 2 AS DUP")
+        return try #require(row)
+    }
+
+    @Test("row[name, as:] and row[index, as:] read typed values; the untyped subscripts stay")
+    func typedReads() throws {
+        let row = try row()
+        #expect(try row["answer", as: Int.self] == 42)
+        #expect(try row["ANSWER", as: Int64.self] == 42)
+        #expect(try row["name", as: String.self] == "Mars")
+        #expect(try row["moons", as: Int?.self] == nil)
+        #expect(try row["ratio", as: Double.self] == 2.5)
+        #expect(try row[1, as: String.self] == "Mars")
+        #expect(try row[0, as: Double.self] == 42)
+        #expect(try row[2, as: SQLiteValue.self] == .null)
+        #expect(row["answer"] == .integer(42) && row[1] == .text("Mars"))
+    }
+
+    @Test("a typed read of a missing, ambiguous or mistyped column throws naming the column")
+    func typedReadErrors() throws {
+        let row = try row()
+        let missing = try requireSQLiteError { try row["planet", as: String.self] }
+        #expect(missing.kind == .conversionFailed && missing.column == "planet")
+        #expect(missing.message.contains(#"no column named "planet" (it has answer, name, moons, ratio, dup, DUP)"#))
+        let ambiguous = try requireSQLiteError { try row["dup", as: Int.self] }
+        #expect(ambiguous.kind == .conversionFailed && ambiguous.column == "dup")
+        #expect(ambiguous.message.contains("2 columns"))
+        let mistyped = try requireSQLiteError { try row["name", as: Int.self] }
+        #expect(mistyped.kind == .conversionFailed && mistyped.column == "name")
+        let null = try requireSQLiteError { try row["moons", as: Int.self] }
+        #expect(null.kind == .conversionFailed && null.column == "moons")
+        #expect(null.message.contains("NULL"))
+        let real = try requireSQLiteError { try row[3, as: Int.self] }
+        #expect(real.kind == .conversionFailed && real.column == "ratio")
+        let outOfRange = try requireSQLiteError { try row[6, as: Int.self] }
+        #expect(outOfRange.kind == .conversionFailed && outOfRange.message.contains("out of range"))
+        #expect(throws: SQLiteError.self) { try row[-1, as: Int.self] }
+    }
+}

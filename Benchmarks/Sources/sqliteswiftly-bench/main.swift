@@ -100,6 +100,7 @@ enum Workloads {
                 name: "insert 10 INTEGER columns",
                 implementations: [
                     Raw.insertInts, SwiftCAPI.insertInts, Ours.insertInts, Ours.insertIntsStatement,
+                    OursOneRow.insertInts,
                     OursDerived.insertInts,
                     OursCodable.insertInts,
                     GRDBBench.insertIntsFast,
@@ -126,6 +127,7 @@ enum Workloads {
                 name: "insert mixed row",
                 implementations: [
                     Raw.insertMixed, SwiftCAPI.insertMixed, Ours.insertMixed, OursDerived.insertMixed,
+                    OursOneRow.insertMixed,
                     OursBytes.insertMixed,
                     OursCodable.insertMixed,
                     GRDBBench.insertMixedFast,
@@ -146,6 +148,7 @@ enum Workloads {
                 implementations: [
                     Raw.lookup, SwiftCAPI.lookup, Ours.lookupTyped, OursDerived.lookup, Ours.lookupStatement,
                     Ours.lookupReadOne,
+                    OursOneRow.lookup,
                     OursCodable.lookup,
                     GRDBBench.lookupFast,
                     GRDBBench.lookupRecord,

@@ -71,3 +71,8 @@ public struct Changeset: Hashable, Sendable {
         try ChangesetBytes.changes(bytes, patchset: false)
     }
 }
+
+extension Changeset: CustomStringConvertible {
+    /// The changeset's size: `Changeset(120 bytes)`; ``changes()`` lists what it changes.
+    public var description: String { "Changeset(\(bytes.count) bytes)" }
+}

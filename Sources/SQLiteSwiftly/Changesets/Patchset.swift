@@ -45,3 +45,8 @@ public struct Patchset: Hashable, Sendable {
         try ChangesetBytes.changes(bytes, patchset: true)
     }
 }
+
+extension Patchset: CustomStringConvertible {
+    /// The patchset's size: `Patchset(96 bytes)`; ``changes()`` lists what it changes.
+    public var description: String { "Patchset(\(bytes.count) bytes)" }
+}

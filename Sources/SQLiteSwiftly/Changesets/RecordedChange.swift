@@ -115,3 +115,17 @@ public struct RecordedChange: Hashable, Sendable {
         return values
     }
 }
+
+extension RecordedChange: CustomStringConvertible {
+    /// The operation, the table and the values, `-` for a column without one:
+    /// `UPDATE notes old [INTEGER 1, TEXT "a"] new [-, TEXT "b"]`; `(indirect)` for a change a trigger made.
+    public var description: String {
+        func list(_ values: [SQLiteValue?]) -> String {
+            "[" + values.map { $0?.description ?? "-" }.joined(separator: ", ") + "]"
+        }
+        var text = "\(operation.rawValue) \(table)"
+        if !oldValues.isEmpty { text += " old " + list(oldValues) }
+        if !newValues.isEmpty { text += " new " + list(newValues) }
+        return isIndirect ? text + " (indirect)" : text
+    }
+}

@@ -46,6 +46,20 @@ public struct ConnectionLimit: RawRepresentable, Hashable, Sendable {
     public static let workerThreads = ConnectionLimit(rawValue: SQLITE_LIMIT_WORKER_THREADS)
 }
 
+extension ConnectionLimit: CustomStringConvertible {
+    /// The limit's name as the library spells it (`length`), or `limit <number>` for a category it does not name.
+    public var description: String {
+        let names: [(ConnectionLimit, String)] = [
+            (.length, "length"), (.sqlLength, "sqlLength"), (.columns, "columns"),
+            (.expressionDepth, "expressionDepth"), (.compoundSelectTerms, "compoundSelectTerms"),
+            (.virtualMachineInstructions, "virtualMachineInstructions"), (.functionArguments, "functionArguments"),
+            (.attachedDatabases, "attachedDatabases"), (.likePatternLength, "likePatternLength"),
+            (.parameterNumber, "parameterNumber"), (.triggerDepth, "triggerDepth"), (.workerThreads, "workerThreads"),
+        ]
+        return names.first { $0.0 == self }?.1 ?? "limit \(rawValue)"
+    }
+}
+
 extension Connection {
     /// The current value of a run-time limit.
     ///

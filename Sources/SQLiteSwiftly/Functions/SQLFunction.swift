@@ -270,3 +270,10 @@ extension SQLFunction {
                     inverse: { try AggregateStorage<Window>.inverse($0, $1, $2) })))
     }
 }
+
+extension SQLFunction.Options: CustomStringConvertible {
+    /// The options by name: `[deterministic, innocuous]`.
+    public var description: String {
+        listedDescription([(.deterministic, "deterministic"), (.innocuous, "innocuous")])
+    }
+}

@@ -140,3 +140,23 @@ public struct TableIndex: Hashable, Sendable {
         self.isUnique = unique
     }
 }
+
+extension Column: CustomStringConvertible {
+    /// The column as `CREATE TABLE` declares it, with its constraints: `"id" INTEGER PRIMARY KEY NOT NULL`.
+    ///
+    /// A primary-key column shows `PRIMARY KEY` even when it is part of a key of several columns, which the table
+    /// declares apart.
+    public var description: String { TableSQL.definition(of: self, inlineKey: isPrimaryKey) }
+}
+
+extension ForeignKey: CustomStringConvertible {
+    /// The `REFERENCES` clause: `REFERENCES "planets" ("id") ON DELETE CASCADE`.
+    public var description: String { TableSQL.references(self) }
+}
+
+extension TableIndex: CustomStringConvertible {
+    /// The index's name and columns: `UNIQUE INDEX "moons_by_name" ("planet", "name")`.
+    public var description: String {
+        "\(isUnique ? "UNIQUE " : "")INDEX \(TableSQL.quote(name)) (\(columns.map(TableSQL.quote).joined(separator: ", ")))"
+    }
+}

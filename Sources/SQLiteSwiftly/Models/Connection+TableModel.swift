@@ -1,5 +1,5 @@
 // Table-model conveniences: create the table, read rows as models, update and delete by primary key, and make
-// the prepared insert statement.
+// the prepared insert statement. Inserts, upserts and reads and deletes by id are in `Connection+ModelWrites`.
 
 extension Connection {
     /// Creates the table a model describes, with its constraints and indexes, all or nothing.
@@ -128,7 +128,7 @@ extension Connection {
     public func update<Model: TableModel>(_ model: Model) throws -> Bool {
         var model = model
         try model.willSave()
-        try ModelWrite.run(model, raw: modelWriteStatement(Model.self, .update), on: self)
+        try ModelWrite.run(model, raw: modelStatement(Model.self, .update), on: self)
         return changes > 0
     }
 
@@ -139,34 +139,24 @@ extension Connection {
     /// - Throws: ``SQLiteError``, such as a foreign-key violation; the model has no primary key.
     @inlinable @discardableResult
     public func delete<Model: TableModel>(_ model: Model) throws -> Bool {
-        try ModelWrite.run(model, raw: modelWriteStatement(Model.self, .delete), on: self)
+        try ModelWrite.run(model, raw: modelStatement(Model.self, .delete), on: self)
         return changes > 0
     }
 
-    /// The cached UPDATE or DELETE by primary key of a model, verified against the table when compiled.
-    @usableFromInline func modelWriteStatement<Model: TableModel>(
+    /// The cached statement of a model for `purpose` (a read by key, an insert, an upsert, an update or a delete),
+    /// verified against the table when compiled.
+    @usableFromInline func modelStatement<Model: TableModel>(
         _ type: Model.Type, _ purpose: StatementCache.ModelKey.Purpose
     ) throws(SQLiteError) -> RawStatement {
         let key = StatementCache.ModelKey(model: ObjectIdentifier(type), purpose: purpose)
         if let cached = statementCache.statement(for: key), !cached.isMidway { return cached }
-        let columns = try TableSQL.checkedColumns(of: type, requiringKey: true)
-        let sql: String
-        if purpose == .update {
-            guard columns.contains(where: { !$0.isPrimaryKey }) else {
-                var error = SQLiteError(
-                    .misuse, message: "\(Model.self) has only primary-key columns: nothing to update")
-                error.table = Model.tableName
-                throw error
-            }
-            sql = TableSQL.update(Model.tableName, columns: columns)
-        } else {
-            sql = TableSQL.delete(Model.tableName, columns: columns)
-        }
+        let sql = try TableSQL.modelStatement(type, purpose)
         try verifyOnce(type)  // first, so that a drifted schema is a schemaMismatch error
         let raw = try cachedStatement(sql, keepingAtFirstRun: true)
         // A DELETE binds only the key columns: the model's other values are skipped while it encodes.
-        if purpose == .delete { raw.parameterMap = TableSQL.keyParameterMap(columns) }
+        if purpose == .delete { raw.parameterMap = TableSQL.keyParameterMap(Model.columns) }
         statementCache.insert(raw, for: key)
+        if !raw.isMidway { raw.schemaVerifiedAt = raw.reprepareCount }  // for a read: verified just above
         return raw
     }
 

@@ -97,3 +97,28 @@ public struct DatabaseChange: Sendable, Hashable {
         changesSchema || isFromAnotherConnection || self[table: table] != nil
     }
 }
+
+extension DatabaseChange.Kinds: CustomStringConvertible {
+    /// The kinds by name: `[insert, delete]`.
+    public var description: String {
+        listedDescription([(.insert, "insert"), (.update, "update"), (.delete, "delete")])
+    }
+}
+
+extension DatabaseChange.TableChange: CustomStringConvertible {
+    /// The table, the kinds and the rows: `notes [insert, update] rows 3, 7`, or `all rows` when they are unknown.
+    public var description: String {
+        let rows = rowIDs.map { "rows " + $0.sorted().map(String.init).joined(separator: ", ") } ?? "all rows"
+        return "\(table) \(kinds) \(rows)"
+    }
+}
+
+extension DatabaseChange: CustomStringConvertible {
+    /// The changed tables and flags: `DatabaseChange(notes [insert] rows 3; schema changed)`.
+    public var description: String {
+        var parts = tables.map(\.description)
+        if changesSchema { parts.append("schema changed") }
+        if isFromAnotherConnection { parts.append("from another connection") }
+        return "DatabaseChange(\(parts.joined(separator: "; ")))"
+    }
+}

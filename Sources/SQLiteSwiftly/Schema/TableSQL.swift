@@ -32,29 +32,36 @@ enum TableSQL {
         let keys = columns.filter(\.isPrimaryKey)
         // A single INTEGER primary key is declared inline, which makes it an alias of the row id.
         let inlineKey = keys.count == 1 ? keys.first?.name : nil
-        var parts = columns.map { column in
-            var definition = quote(column.name)
-            if !column.type.rawValue.isEmpty { definition += " " + column.type.rawValue }
-            if column.name == inlineKey {
-                definition += " PRIMARY KEY"
-                if column.isAutoIncrement && column.type == .integer { definition += " AUTOINCREMENT" }
-            }
-            if !column.isNullable { definition += " NOT NULL" }
-            if column.isUnique { definition += " UNIQUE" }
-            if let value = column.defaultValue { definition += " DEFAULT " + literal(value) }
-            if let collation = column.collation { definition += " COLLATE " + quote(collation) }
-            if let reference = column.references {
-                definition += " REFERENCES \(quote(reference.table)) (\(quote(reference.column)))"
-                if reference.onDelete != .noAction { definition += " ON DELETE \(reference.onDelete.rawValue)" }
-                if reference.onUpdate != .noAction { definition += " ON UPDATE \(reference.onUpdate.rawValue)" }
-            }
-            return definition
-        }
+        var parts = columns.map { definition(of: $0, inlineKey: $0.name == inlineKey) }
         if keys.count > 1 {
             parts.append("PRIMARY KEY (\(columnList(keys)))")
         }
         let exists = ifNotExists ? "IF NOT EXISTS " : ""
         return "CREATE TABLE \(exists)\(quote(name)) (\(parts.joined(separator: ", ")))"
+    }
+
+    /// A column's definition in `CREATE TABLE`; with `inlineKey`, its `PRIMARY KEY` (and `AUTOINCREMENT`) too.
+    static func definition(of column: Column, inlineKey: Bool) -> String {
+        var definition = quote(column.name)
+        if !column.type.rawValue.isEmpty { definition += " " + column.type.rawValue }
+        if inlineKey {
+            definition += " PRIMARY KEY"
+            if column.isAutoIncrement && column.type == .integer { definition += " AUTOINCREMENT" }
+        }
+        if !column.isNullable { definition += " NOT NULL" }
+        if column.isUnique { definition += " UNIQUE" }
+        if let value = column.defaultValue { definition += " DEFAULT " + literal(value) }
+        if let collation = column.collation { definition += " COLLATE " + quote(collation) }
+        if let reference = column.references { definition += " " + references(reference) }
+        return definition
+    }
+
+    /// A foreign key's `REFERENCES` clause, with its actions other than `NO ACTION`.
+    static func references(_ reference: ForeignKey) -> String {
+        var clause = "REFERENCES \(quote(reference.table)) (\(quote(reference.column)))"
+        if reference.onDelete != .noAction { clause += " ON DELETE \(reference.onDelete.rawValue)" }
+        if reference.onUpdate != .noAction { clause += " ON UPDATE \(reference.onUpdate.rawValue)" }
+        return clause
     }
 
     /// A model's columns, checked for what SQLite cannot create or the statement needs: see ``problem(in:)``,
@@ -156,6 +163,76 @@ enum TableSQL {
             sql += " RETURNING \(rowID)"
         }
         return sql
+    }
+
+    /// `INSERT ... ON CONFLICT DO NOTHING`: a row that breaks a uniqueness constraint is skipped.
+    static func insertIfNew(_ table: String, columns: [Column]) -> String {
+        insert(table, columns: columns, policy: .fail) + " ON CONFLICT DO NOTHING"
+    }
+
+    /// A model's columns for an upsert: a primary key, and another column to update.
+    static func upsertColumns<Model: TableModel>(of type: Model.Type) throws(SQLiteError) -> [Column] {
+        let columns = try checkedColumns(of: type, requiringKey: true)
+        guard columns.contains(where: { !$0.isPrimaryKey }) else {
+            var error = SQLiteError(
+                .misuse,
+                message:
+                    "\(Model.self) has only primary-key columns: an upsert has nothing to update; use insertIfNew(_:)")
+            error.table = Model.tableName
+            throw error
+        }
+        return columns
+    }
+
+    /// The one primary-key column of a model, for a read or delete by key; a model without a key, or with a key
+    /// of several columns, is ``SQLiteError/Kind/misuse``.
+    static func singleKey<Model: TableModel>(of type: Model.Type) throws(SQLiteError) -> Column {
+        let keys = try checkedColumns(of: type, requiringKey: true).filter(\.isPrimaryKey)
+        guard keys.count == 1, let key = keys.first else {
+            var error = SQLiteError(
+                .misuse,
+                message:
+                    "\(Model.self) has a primary key of \(keys.count) columns (\(columnList(keys))), and a read or "
+                    + "delete by id needs a single one: use a condition (fetchOne(_:where:)) or delete(_:) with a model"
+            )
+            error.table = Model.tableName
+            throw error
+        }
+        return key
+    }
+
+    /// The SQL of a model statement, after the checks it needs (see ``checkedColumns(of:requiringKey:)``).
+    static func modelStatement<Model: TableModel>(
+        _ type: Model.Type, _ purpose: StatementCache.ModelKey.Purpose
+    ) throws(SQLiteError) -> String {
+        let table = Model.tableName
+        switch purpose {
+        case .select(let condition):
+            return select(table, columns: Model.columns, where: condition)
+        case .selectByKey:
+            let key = try singleKey(of: type)
+            return select(table, columns: Model.columns, where: "\(quote(key.name)) = ?")
+        case .insert:
+            return insert(table, columns: try checkedColumns(of: type, requiringKey: false), policy: .fail)
+        case .insertIfNew:
+            return insertIfNew(table, columns: try checkedColumns(of: type, requiringKey: false))
+        case .upsert:
+            return insert(table, columns: try upsertColumns(of: type), policy: .update)
+        case .update:
+            let columns = try checkedColumns(of: type, requiringKey: true)
+            guard columns.contains(where: { !$0.isPrimaryKey }) else {
+                var error = SQLiteError(
+                    .misuse, message: "\(Model.self) has only primary-key columns: nothing to update")
+                error.table = Model.tableName
+                throw error
+            }
+            return update(table, columns: columns)
+        case .delete:
+            return delete(table, columns: try checkedColumns(of: type, requiringKey: true))
+        case .deleteByKey:
+            _ = try singleKey(of: type)
+            return delete(table, columns: Model.columns)
+        }
     }
 
     /// `UPDATE ... WHERE key`: column `n` binds parameter `?n`, so the model encodes in its own order.

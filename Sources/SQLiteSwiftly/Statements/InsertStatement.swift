@@ -15,9 +15,10 @@ public enum ConflictPolicy: Hashable, Sendable {
 
 /// A prepared INSERT for one table model, compiled once and run once per row.
 ///
-/// This is the one way to insert models: there is deliberately no one-shot `insert(_:)` on ``Connection``,
-/// because it would make it too easy to compile a new statement for every row. Make the statement once and
-/// reuse it; wrap many inserts in a transaction for speed.
+/// ``Connection/insert(_:)`` inserts one model through a statement the connection compiles once per model and
+/// keeps in its cache; an `InsertStatement` is the same statement held by the caller, with a choice of
+/// ``ConflictPolicy``, and saves the cache lookup of each row. Make it once and reuse it; wrap many inserts in a
+/// transaction for speed.
 ///
 /// ```swift
 /// let insert = try db.makeInsertStatement(for: Planet.self)
@@ -37,15 +38,9 @@ public final class InsertStatement<Model: TableModel> {
     public let conflictPolicy: ConflictPolicy
 
     init(connection: Connection, policy: ConflictPolicy) throws(SQLiteError) {
-        let columns = try TableSQL.checkedColumns(of: Model.self, requiringKey: policy == .update)
-        if policy == .update && !columns.contains(where: { !$0.isPrimaryKey }) {
-            var error = SQLiteError(
-                .misuse,
-                message:
-                    "\(Model.self) has only primary-key columns: an upsert has nothing to update; use insertIfNew(_:)")
-            error.table = Model.tableName
-            throw error
-        }
+        let columns =
+            try policy == .update
+            ? TableSQL.upsertColumns(of: Model.self) : TableSQL.checkedColumns(of: Model.self, requiringKey: false)
         self.connection = connection
         conflictPolicy = policy
         try connection.verifyOnce(Model.self)  // first, so that a drifted schema is a schemaMismatch error
@@ -99,7 +94,7 @@ public final class InsertStatement<Model: TableModel> {
     }
 
     @usableFromInline func makeSkipping() throws(SQLiteError) -> RawStatement {
-        let sql = TableSQL.insert(Model.tableName, columns: Model.columns, policy: .fail) + " ON CONFLICT DO NOTHING"
+        let sql = TableSQL.insertIfNew(Model.tableName, columns: Model.columns)
         try connection.verifyOnce(Model.self)  // the schema may have changed since init
         let statement = try connection.compile(sql, persistent: true)
         skipping = statement

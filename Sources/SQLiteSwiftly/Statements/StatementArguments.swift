@@ -124,3 +124,26 @@ extension SQLiteValueConvertible {
         }
     }
 }
+
+extension StatementArguments: CustomStringConvertible {
+    /// The arguments, positional `[INTEGER 1, TEXT "Mars"]` or named `[id: INTEGER 1]` (sorted by name); `[]` for
+    /// none. Unlike an ``SQLiteError``, which never shows bound values, this shows them: it is what you print.
+    public var description: String {
+        switch storage {
+        case .empty: "[]"
+        case .positional(let values): "[" + values.map(\.description).joined(separator: ", ") + "]"
+        case .named(let values):
+            "[" + values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+        }
+    }
+}
+
+extension StatementArguments.Argument: CustomStringConvertible {
+    /// The value (`INTEGER 1`), or `invalid (...)` with the error that made it invalid.
+    public var description: String {
+        switch self {
+        case .value(let value): value.description
+        case .invalid(let error): "invalid (\(error))"
+        }
+    }
+}

@@ -18,8 +18,17 @@ struct StatementCache {
         @usableFromInline enum Purpose: Hashable {
             /// A read of the table, with the text after `WHERE`.
             case select(condition: String?)
+            /// The read of one row by its single-column primary key.
+            case selectByKey
+            case insert
+            /// An `INSERT ... ON CONFLICT DO NOTHING`.
+            case insertIfNew
+            /// An `INSERT ... ON CONFLICT (key) DO UPDATE ... RETURNING` row id.
+            case upsert
             case update
             case delete
+            /// The delete of one row by its single-column primary key.
+            case deleteByKey
         }
 
         let model: ObjectIdentifier
@@ -35,6 +44,9 @@ struct StatementCache {
     /// The cached statements again, in an array: finding the least recently used scans it.
     private var statements: [RawStatement] = []
     private var modelEntries: [ModelKey: RawStatement] = [:]
+    /// The model statement found last, compared before the dictionary is searched: a loop of one model call
+    /// (`db.insert(_:)` per row) finds its statement with a comparison instead of hashing its key each time.
+    private var recentModelEntry: (key: ModelKey, statement: RawStatement)?
     /// The hashes of texts that missed, each in the slot its low bits pick: a newer miss in the same slot makes
     /// the cache forget the older one, which is then kept one run later.
     private var misses = [Int](repeating: 0, count: 2 * capacity)
@@ -52,7 +64,14 @@ struct StatementCache {
 
     /// The statement of a model query, if it is still cached.
     mutating func statement(for key: ModelKey) -> RawStatement? {
-        guard let statement = modelEntries[key] else { return nil }
+        let statement: RawStatement
+        if let recent = recentModelEntry, recent.key == key {
+            statement = recent.statement
+        } else {
+            guard let found = modelEntries[key] else { return nil }
+            statement = found
+            recentModelEntry = (key, found)
+        }
         clock += 1
         statement.lastUse = clock
         return statement
@@ -77,6 +96,7 @@ struct StatementCache {
             if modelEntries.values.contains(where: { $0 === evicted }) {
                 modelEntries = modelEntries.filter { $0.value !== evicted }
             }
+            if recentModelEntry?.statement === evicted { recentModelEntry = nil }
         }
         clock += 1
         statement.lastUse = clock
@@ -92,12 +112,14 @@ struct StatementCache {
     mutating func insert(_ statement: RawStatement, for key: ModelKey) {
         guard entries[SQLKey(statement.sql)] === statement else { return }
         modelEntries[key] = statement
+        recentModelEntry = (key, statement)
     }
 
     mutating func removeAll() {
         entries.removeAll()
         statements.removeAll()
         modelEntries.removeAll()
+        recentModelEntry = nil
         for slot in misses.indices { misses[slot] = 0 }
     }
 }

@@ -3,6 +3,7 @@
 /// ```swift
 /// for row in try db.fetchAll(UntypedRow.self, "SELECT name, moons FROM planets") {
 ///     print(row["name"] ?? .null, row[1])
+///     let moons = try row["moons", as: Int?.self]  // typed: throws naming the column
 /// }
 /// ```
 public struct UntypedRow: RowDecodable, Hashable, Sendable {
@@ -61,5 +62,75 @@ public struct UntypedRow: RowDecodable, Hashable, Sendable {
         let matches = columnNames.indices.filter { columnNames[$0].sqlIdentifierKey == key }
         guard matches.count == 1 else { return nil }  // not a ternary: see the subscript by index
         return values[matches[0]]
+    }
+
+    /// The value at a 0-based column index, converted to `Value`.
+    ///
+    /// The conversion follows the library's rules: nothing converts silently (NULL into a non-optional, TEXT or
+    /// REAL into an integer, an integer out of the type's range all throw).
+    ///
+    /// - Parameters:
+    ///   - index: The column index.
+    ///   - type: The type to read.
+    /// - Returns: The converted value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` naming the column when the value does not convert, or when
+    ///   `index` is out of range.
+    public subscript<Value: SQLiteValueConvertible>(_ index: Int, as type: Value.Type) -> Value {
+        get throws(SQLiteError) {
+            guard values.indices.contains(index) else {
+                throw SQLiteError.conversion(
+                    "column index \(index) is out of range: the row has \(values.count) columns")
+            }
+            return try convert(values[index], column: columnNames[index])
+        }
+    }
+
+    /// The value of the column named `name` (ASCII case-insensitive), converted to `Value`.
+    ///
+    /// ```swift
+    /// let moons = try row["moons", as: Int?.self]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The column name.
+    ///   - type: The type to read.
+    /// - Returns: The converted value.
+    /// - Throws: ``SQLiteError/Kind/conversionFailed`` naming the column when no column has that name, when more
+    ///   than one has it (read those by index), or when the value does not convert.
+    public subscript<Value: SQLiteValueConvertible>(_ name: String, as type: Value.Type) -> Value {
+        get throws(SQLiteError) {
+            let key = name.sqlIdentifierKey
+            let matches = columnNames.indices.filter { columnNames[$0].sqlIdentifierKey == key }
+            guard matches.count == 1 else {
+                let names = columnNames.joined(separator: ", ")
+                var error = SQLiteError.conversion(
+                    matches.isEmpty
+                        ? "the row has no column named \"\(name)\" (it has \(names))"
+                        : "the row has \(matches.count) columns named \"\(name)\"; read them by index")
+                error.column = name
+                throw error
+            }
+            return try convert(values[matches[0]], column: columnNames[matches[0]])
+        }
+    }
+
+    private func convert<Value: SQLiteValueConvertible>(_ value: SQLiteValue, column: String) throws(SQLiteError)
+        -> Value
+    {
+        do throws(SQLiteError) {
+            if value == .null && !Value.isNullable {
+                throw SQLiteError.conversion("expected \(Value.declaredType.affinity), found NULL")
+            }
+            return try Value(sqliteValue: value)
+        } catch {
+            throw error.with(column: column)
+        }
+    }
+}
+
+extension UntypedRow: CustomStringConvertible {
+    /// The columns and their values: `[name: TEXT "Mars", moons: NULL]`.
+    public var description: String {
+        "[" + zip(columnNames, values).map { "\($0): \($1)" }.joined(separator: ", ") + "]"
     }
 }

@@ -12,7 +12,8 @@ private struct TwoNotes: Error {}
     /// A shared in-memory database with an empty `notes` table.
     private func makeShared() async throws -> SharedConnection {
         let shared = try SharedConnection(.inMemory)
-        try await shared.write { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        try await shared.write { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        }
         return shared
     }
 
@@ -148,7 +149,8 @@ private struct TwoNotes: Error {}
     func releaseStopsEverything() async throws {
         let directory = try TemporaryDirectory()
         let shared = try SharedConnection(.create(path: directory.path("release.sqlite")))
-        try await shared.write { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        try await shared.write { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        }
         let hub = shared.observationHub
         var live: LiveQuery<Int>? = LiveQuery(countNotes(shared), initialValue: -1)
         try await waitUntil("the first result") { live?.isLoading == false }
@@ -174,7 +176,8 @@ private struct TwoNotes: Error {}
             try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
         }
         let live = LiveQuery(
-            try #require(pool).observe(ObservedNote.self, "SELECT id, text FROM notes ORDER BY id").removingDuplicates())
+            try #require(pool).observe(ObservedNote.self, "SELECT id, text FROM notes ORDER BY id").removingDuplicates()
+        )
         try await waitUntil("the first result") { !live.isLoading }
         try await #require(pool).write { db in try db.execute("INSERT INTO notes (id, text) VALUES (1, 'one')") }
         try await waitUntil("the inserted row") { live.value.map(\.text) == ["one"] }

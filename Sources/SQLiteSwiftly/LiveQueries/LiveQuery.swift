@@ -36,7 +36,8 @@ import Observation
 /// Results are published on the main actor, where SwiftUI and most app models live; fetches run on the
 /// connections' threads, never on the main actor. For work off the main actor, iterate the ``QueryObservation``
 /// itself.
-@MainActor public final class LiveQuery<Value: Sendable>: Observable {
+@MainActor
+public final class LiveQuery<Value: Sendable>: Observable {
     private let registrar = ObservationRegistrar()
     private let observation: QueryObservation<Value>
     private var current: Value

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import SQLiteSwiftly
 import Testing
 
@@ -95,3 +96,109 @@ extension ArticleFixture.Planet: Equatable {
         #expect(ObservationOptions.default.otherConnectionCheckInterval == .milliseconds(100))
     }
 }
+
+extension ObservationArticleTests {
+    // BEGIN Observation: live query models
+    /// The planets, nearest first, for a list screen.
+    @MainActor @Observable final class PlanetList {
+        let planets: LiveQuery<[Planet]>
+
+        init(database: ConnectionPool) {
+            planets = LiveQuery(
+                database.observe(Planet.self, "SELECT * FROM planets ORDER BY au").removingDuplicates())
+        }
+    }
+
+    /// One planet, for a detail screen that can change it.
+    @MainActor @Observable final class PlanetDetail {
+        let planet: LiveQuery<Planet?>
+        private(set) var saveError: (any Error)?
+        private let database: ConnectionPool
+
+        init(id: Int, database: ConnectionPool) {
+            self.database = database
+            planet = LiveQuery(database.observe { db in try db.fetchOne(Planet.self, where: "id = \(id)") })
+        }
+
+        func setMoons(_ moons: Int) async {
+            guard var changed = planet.value else { return }
+            changed.moons = moons
+            do {
+                try await database.write { [changed] db in try db.update(changed) }
+            } catch {
+                saveError = error
+            }
+        }
+    }
+    // END Observation: live query models
+
+    @Test("the live query models load, and a change made on the detail screen reaches the list")
+    @MainActor func liveQueryModels() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("planets.sqlite")
+        _ = try ArticleFixture.database(at: path)
+        let pool = try ConnectionPool(.open(path: path))
+        let list = PlanetList(database: pool)
+        let mars = PlanetDetail(id: 4, database: pool)
+        try await waitUntil("both screens loaded") { !list.planets.isLoading && !mars.planet.isLoading }
+        #expect(list.planets.value.map(\.name) == ["Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn"])
+        #expect(mars.planet.value?.moons == nil)
+        await mars.setMoons(2)
+        #expect(mars.saveError == nil)
+        try await waitUntil("the detail screen updated") { mars.planet.value?.moons == 2 }
+        try await waitUntil("the list updated") { list.planets.value.first { $0.name == "Mars" }?.moons == 2 }
+    }
+}
+
+#if canImport(SwiftUI)
+    import SwiftUI
+
+    extension ObservationArticleTests {
+        // BEGIN Observation: live query screens
+        struct PlanetListScreen: View {
+            let database: ConnectionPool
+            @State private var model: PlanetList
+
+            init(database: ConnectionPool) {
+                self.database = database
+                _model = State(initialValue: PlanetList(database: database))
+            }
+
+            var body: some View {
+                NavigationStack {
+                    List(model.planets.value, id: \.id) { planet in
+                        NavigationLink(planet.name) {  // nothing is fetched until the screen shows
+                            PlanetDetailScreen(model: PlanetDetail(id: planet.id, database: database))
+                        }
+                    }
+                    .overlay {
+                        if model.planets.isLoading {
+                            ProgressView()
+                        } else if let error = model.planets.error {
+                            Text(error.localizedDescription)
+                        }
+                    }
+                }
+            }
+        }
+
+        struct PlanetDetailScreen: View {
+            @State var model: PlanetDetail
+
+            var body: some View {
+                Form {
+                    if let planet = model.planet.value {
+                        LabeledContent("Distance (AU)", value: planet.au, format: .number)
+                        LabeledContent("Moons", value: planet.moons.map(String.init) ?? "unknown")
+                        Button("Add a moon") {
+                            Task { await model.setMoons((planet.moons ?? 0) + 1) }
+                        }
+                    } else if !model.planet.isLoading {
+                        Text("This planet was deleted.")
+                    }
+                }
+            }
+        }
+        // END Observation: live query screens
+    }
+#endif

@@ -33,6 +33,9 @@ public struct QueryObservation<Value: Sendable>: AsyncSequence, Sendable {
     let options: ObservationOptions
     let fetch: @Sendable (Connection) throws -> Value
     let isDuplicate: (@Sendable (Value, Value) -> Bool)?
+    /// Whether an iterator goes on after a fetch throws, for ``LiveQuery``: `next()` throws the error, and the
+    /// following call waits for the next commit (to any table, since the failed fetch did not say what it read).
+    var continuesAfterErrors = false
 
     init(
         owner: any ObservationOwner, options: ObservationOptions,
@@ -48,6 +51,7 @@ public struct QueryObservation<Value: Sendable>: AsyncSequence, Sendable {
         owner = other.owner
         options = other.options
         fetch = other.fetch
+        continuesAfterErrors = other.continuesAfterErrors
         self.isDuplicate = isDuplicate
     }
 
@@ -79,6 +83,12 @@ public struct QueryObservation<Value: Sendable>: AsyncSequence, Sendable {
             do {
                 if let value = try await produce() { return value }
             } catch {
+                if observation.continuesAfterErrors, !Task.isCancelled, let registration {
+                    // Any commit runs the fetch again, and its result is delivered even if it equals the last one.
+                    registration.hub.fetchDidEnd(registration.id, region: ObservedRegion(isEverything: true))
+                    last = nil
+                    throw error
+                }
                 finish()
                 if Task.isCancelled { return nil }
                 throw error

@@ -93,7 +93,7 @@ public actor SharedConnection {
     ///   (``SQLiteError/isBusy`` when the lock could not be had), ``SQLiteError/Kind/transactionRolledBack``
     ///   when SQLite rolled the transaction back by itself, or `CancellationError`.
     @discardableResult
-    public func write<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+    public func write<Result: Sendable>(_ body: sending (Connection) throws -> Result) async throws -> Result {
         try await access { connection in
             try connection.transaction(.immediate) { try body(connection) }
         }
@@ -110,7 +110,7 @@ public actor SharedConnection {
     ///   ``SQLiteError/Kind/misuse`` when `body` wrote or committed, ``SQLiteError/Kind/transactionRolledBack`` when
     ///   it rolled the read transaction back (its message says whether writes after that were committed on their
     ///   own); `CancellationError`.
-    public func read<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+    public func read<Result: Sendable>(_ body: sending (Connection) throws -> Result) async throws -> Result {
         try await access { connection in
             try connection.execute("PRAGMA query_only = ON")
             defer { _ = try? connection.execute("PRAGMA query_only = OFF") }
@@ -132,7 +132,7 @@ public actor SharedConnection {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws; ``SQLiteError/Kind/misuse`` when `body` left a transaction open (it is
     ///   rolled back); `CancellationError`.
-    public func withConnection<Result: Sendable>(_ body: (Connection) throws -> Result) async throws -> Result {
+    public func withConnection<Result: Sendable>(_ body: sending (Connection) throws -> Result) async throws -> Result {
         try await access(body)
     }
 

@@ -77,7 +77,8 @@ struct ColumnOptionsCheck {
             }
         }
         guard !isNullable else { return found }
-        let hasDefault = argument("default") != nil
+        // `default: nil` is the parameter's own default: no DEFAULT clause.
+        let hasDefault = argument("default").map { !$0.expression.is(NilLiteralExprSyntax.self) } ?? false
         for actionArgument in call.arguments {
             guard let label = actionArgument.label?.text, label == "onDelete" || label == "onUpdate",
                 let action = actionArgument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text

@@ -132,6 +132,7 @@ import Testing
                 @TableColumn(references: ForeignKey("owners", "id", onUpdate: .setDefault)) var keeper: Int
                 @TableColumn(default: 0, references: ForeignKey("owners", "id", onDelete: .setDefault)) var maker: Int
                 @TableColumn(references: ForeignKey("owners", "id", onDelete: .setNull)) var seller: Int?
+                @TableColumn(default: nil, references: ForeignKey("owners", "id", onDelete: .setDefault)) var buyer: Int
             }
             """,
             expandedSource: """
@@ -140,6 +141,7 @@ import Testing
                     var keeper: Int
                     var maker: Int
                     var seller: Int?
+                    var buyer: Int
                 }
                 """,
             diagnostics: [
@@ -153,6 +155,11 @@ import Testing
                         + "set to NULL, which its NOT NULL refuses; add 'default:', make the property optional, "
                         + "or choose another action",
                     line: 4, column: 57),
+                DiagnosticSpec(
+                    message: "onDelete: .setDefault needs a default for 'buyer': without one the column would be "
+                        + "set to NULL, which its NOT NULL refuses; add 'default:', make the property optional, "
+                        + "or choose another action",
+                    line: 7, column: 71),
             ])
     }
 

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import CompilerPluginSupport
 import PackageDescription
 
@@ -12,6 +12,13 @@ let package = Package(
         .library(name: "SQLiteSwiftlyMacros", targets: ["SQLiteSwiftlyMacros"]),
         .executable(name: "planets", targets: ["planets"]),
         .executable(name: "sqliteswiftly-models", targets: ["sqliteswiftly-models"]),
+    ],
+    // The `Macros` trait, on by default, brings swift-syntax for the @Table macro. An app that uses only the
+    // SQLiteSwiftly product can turn it off, `.package(path: ..., traits: [])`, and then SwiftPM does not even
+    // fetch swift-syntax (see Benchmarks/README.md, "Build cost of the macro product").
+    traits: [
+        .trait(name: "Macros", description: "The @Table macro (the SQLiteSwiftlyMacros product), with swift-syntax."),
+        .default(enabledTraits: ["Macros"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
@@ -35,8 +42,12 @@ let package = Package(
         ),
         .executableTarget(name: "sqliteswiftly-models", dependencies: ["SQLiteSwiftlyModelGenerator"]),
         .testTarget(
-            name: "SQLiteSwiftlyModelGeneratorTests", dependencies: ["SQLiteSwiftly", "SQLiteSwiftlyModelGenerator"]
+            name: "SQLiteSwiftlyModelGeneratorTests",
+            dependencies: ["SQLiteSwiftly", "SQLiteSwiftlyModelGenerator", "ShopPublicModels"]
         ),
+        // The generator's `--access public` output for the shop fixture, compiled as a library of its own, as an app
+        // would keep shared models; the generator tests use it from another module.
+        .target(name: "ShopPublicModels", dependencies: ["SQLiteSwiftly"], path: "Tests/ShopPublicModels"),
         .testTarget(
             name: "SQLiteSwiftlyTests",
             dependencies: [
@@ -55,14 +66,19 @@ let package = Package(
         .macro(
             name: "SQLiteSwiftlyMacrosPlugin",
             dependencies: [
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
-                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: ["Macros"])),
             ]
         ),
-        .target(name: "SQLiteSwiftlyMacros", dependencies: ["SQLiteSwiftly", "SQLiteSwiftlyMacrosPlugin"]),
+        .target(
+            name: "SQLiteSwiftlyMacros",
+            dependencies: [
+                "SQLiteSwiftly", .target(name: "SQLiteSwiftlyMacrosPlugin", condition: .when(traits: ["Macros"])),
+            ]
+        ),
         .testTarget(
             name: "SQLiteSwiftlyMacrosTests",
             dependencies: [

@@ -1,5 +1,5 @@
 /// How a property of a ``Table()`` struct is stored in its column, chosen with
-/// ``TableColumn(_:primaryKey:autoIncrement:unique:default:references:storage:)``.
+/// ``TableColumn(_:primaryKey:autoIncrement:unique:default:references:collation:storage:)``.
 ///
 /// ```swift
 /// @Table

@@ -16,7 +16,7 @@
 /// reads each column by its index, and `encode(to:)`, which encodes the properties in the same order. The
 /// generated code is what you would write by hand, so a derived model is as fast as a hand-written one.
 ///
-/// Use ``TableColumn(_:primaryKey:autoIncrement:unique:default:references:storage:)`` for a column's name,
+/// Use ``TableColumn(_:primaryKey:autoIncrement:unique:default:references:collation:storage:)`` for a column's name,
 /// constraints and storage, and ``Transient()`` to leave a stored property out. Computed and static properties
 /// are ignored. Members the struct declares itself (say, `static let tableName`) are left alone; a struct that
 /// declares its own `columns` must declare `init(row:)` and `encode(to:)` too, since the generated ones follow

@@ -23,6 +23,7 @@ extension Column {
     ///   - unique: Whether the column is `UNIQUE`.
     ///   - default: The `DEFAULT` value.
     ///   - references: A foreign-key reference.
+    ///   - collation: The name of the collation for the column's text.
     @available(
         *, unavailable,
         message: """
@@ -32,7 +33,7 @@ extension Column {
     )
     public init<Value>(
         _ name: String, _ swiftType: Value.Type, primaryKey: Bool = false, autoIncrement: Bool = false,
-        unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil
+        unique: Bool = false, default: SQLiteValue? = nil, references: ForeignKey? = nil, collation: String? = nil
     ) {
         self.init(name, .any)
     }

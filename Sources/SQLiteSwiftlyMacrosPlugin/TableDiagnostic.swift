@@ -109,6 +109,70 @@ struct TableDiagnostic: DiagnosticMessage, Error {
     static let invalidStorage = Self(
         message: "write the storage as '.value' or '.json', so that @Table can read it", id: "invalidStorage")
 
+    static func autoIncrementWithoutKey(_ name: String) -> Self {
+        Self(
+            message: "autoIncrement applies only to a primary key: add 'primaryKey: true' to '\(name)', "
+                + "or remove 'autoIncrement: true'",
+            id: "autoIncrementWithoutKey")
+    }
+
+    static func autoIncrementNotInteger(_ name: String, type: String) -> Self {
+        Self(
+            message: "autoIncrement needs an integer primary key, but '\(name)' has type '\(type)'; "
+                + "use Int or Int64 (optional, to let SQLite assign it)",
+            id: "autoIncrementNotInteger")
+    }
+
+    static func autoIncrementInCompositeKey(_ name: String, keys: [String]) -> Self {
+        Self(
+            message: "autoIncrement needs a single primary key, but '\(name)' is one of "
+                + "\(keys.count) (\(keys.map { "'\($0)'" }.joined(separator: ", "))); "
+                + "remove 'autoIncrement: true', or keep one primary key",
+            id: "autoIncrementInCompositeKey")
+    }
+
+    static func emptyCollation(_ name: String) -> Self {
+        Self(
+            message: "the collation of '\(name)' is empty; name one, such as \"NOCASE\", or remove the argument",
+            id: "emptyCollation")
+    }
+
+    static func emptyReference(_ name: String, what: String) -> Self {
+        Self(
+            message: "the foreign key of '\(name)' names an empty \(what); name the referenced \(what)",
+            id: "emptyReference")
+    }
+
+    static func setNullOnNotNull(_ name: String, action: String) -> Self {
+        Self(
+            message: "\(action): .setNull cannot apply to '\(name)': its column is NOT NULL because the property "
+                + "is not optional, so SQLite would refuse the change; make the property optional, "
+                + "or choose another action",
+            id: "setNullOnNotNull")
+    }
+
+    static func setDefaultWithoutDefault(_ name: String, action: String) -> Self {
+        Self(
+            message: "\(action): .setDefault needs a default for '\(name)': without one the column would be set "
+                + "to NULL, which its NOT NULL refuses; add 'default:', make the property optional, "
+                + "or choose another action",
+            id: "setDefaultWithoutDefault")
+    }
+
+    static func nullDefault(_ name: String) -> Self {
+        Self(
+            message: "'\(name)' is not optional, so its column is NOT NULL and cannot default to NULL; "
+                + "give another default, or make the property optional",
+            id: "nullDefault")
+    }
+
+    static func defaultKind(_ name: String, type: String, value: String, expected: String) -> Self {
+        Self(
+            message: "the default \(value) of '\(name)' is not \(expected), which its type '\(type)' "
+                + "reads; give \(expected)",
+            id: "defaultKind")
+    }
+
     static let columnAndTransient = Self(
         message: "a property cannot be both @TableColumn and @Transient", id: "columnAndTransient")
 }

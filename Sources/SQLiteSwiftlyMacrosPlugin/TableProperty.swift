@@ -23,6 +23,10 @@ struct PropertyCollector {
     private(set) var properties: [TableProperty] = []
     private(set) var diagnostics: [Diagnostic] = []
     private var seenNames: [String: Void] = [:]
+    /// The properties declared `primaryKey: true`, and the `autoIncrement: true` arguments, to check that
+    /// `AUTOINCREMENT` is on a single key.
+    private var keyNames: [String] = []
+    private var autoIncrements: [(name: String, node: LabeledExprSyntax)] = []
 
     mutating func collect(_ members: MemberBlockItemListSyntax) {
         for member in members {
@@ -30,6 +34,11 @@ struct PropertyCollector {
                 fail(member.decl, .conditionalCompilation)
             } else if let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic {
                 collect(variable)
+            }
+        }
+        if keyNames.count > 1 {
+            for (name, node) in autoIncrements {
+                fail(node, .autoIncrementInCompositeKey(name, keys: keyNames))
             }
         }
     }
@@ -80,6 +89,7 @@ struct PropertyCollector {
         var columnName = ExprSyntax(StringLiteralExprSyntax(content: plainName))
         var literalName: String? = plainName
         var options: [LabeledExprSyntax] = []
+        var written: [LabeledExprSyntax] = []  // the options in the source tree, where diagnostics point
         var isJSON = false
         var isStorageKnown = true
         for argument in attribute?.argumentList ?? [] {
@@ -96,7 +106,14 @@ struct PropertyCollector {
                 }
             } else {
                 options.append(argument.trimmed.with(\.trailingComma, nil))
+                written.append(argument)
             }
+        }
+        let check = ColumnOptionsCheck(name: plainName, type: type, isJSON: isJSON, options: written)
+        diagnostics += check.diagnostics()
+        if check.isTrue("primaryKey") { keyNames.append(plainName) }
+        if check.isTrue("autoIncrement"), check.isTrue("primaryKey"), let node = check.argument("autoIncrement") {
+            autoIncrements.append((plainName, node))
         }
         if !isJSON, isStorageKnown, let kind = type.unstorableKind {
             let message = TableDiagnostic.unstorable(plainName, type: type.trimmedDescription, kind: kind)

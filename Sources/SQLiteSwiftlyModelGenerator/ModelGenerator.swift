@@ -19,15 +19,27 @@ package struct ModelGenerator {
         /// Whether the rows are read once to widen to ``SQLiteValue`` the columns whose stored values their
         /// declared type's Swift type cannot read; otherwise the types come from the declared types alone.
         package var checksStoredValues: Bool
+        /// The access level of the generated types and members.
+        package var access: AccessLevel
+        /// Patterns of table and view names to leave out (`*` and `?` wildcards, ASCII case ignored), besides the
+        /// library's own `sqliteswiftly_*` tables, which are always left out (see ``TableFilter``).
+        package var excludedTables: [String]
 
         /// Creates options.
         ///
         /// - Parameters:
         ///   - singularTypeNames: Whether type names are in the singular.
         ///   - checksStoredValues: Whether the rows are read to check the types.
-        package init(singularTypeNames: Bool = true, checksStoredValues: Bool = true) {
+        ///   - access: The access level of the generated types and members.
+        ///   - excludedTables: Patterns of table and view names to leave out.
+        package init(
+            singularTypeNames: Bool = true, checksStoredValues: Bool = true, access: AccessLevel = .internal,
+            excludedTables: [String] = []
+        ) {
             self.singularTypeNames = singularTypeNames
             self.checksStoredValues = checksStoredValues
+            self.access = access
+            self.excludedTables = excludedTables
         }
     }
 
@@ -49,7 +61,8 @@ package struct ModelGenerator {
     /// Generates one Swift source file with a type per table and view.
     ///
     /// - Parameter tables: The SQL names of the tables and views to generate, in output order, or `nil` (or empty)
-    ///   for every table in name order, then every view in name order. An FTS5 index kept in step with a generated
+    ///   for every table in name order, then every view in name order, except those ``Options/excludedTables``
+    ///   and the library's own `sqliteswiftly_*` tables match (each listed in a comment). An FTS5 index kept in step with a generated
     ///   table by the triggers the library writes becomes that model's `fullTextIndex`; other virtual tables,
     ///   shadow tables and views whose `SELECT` no longer compiles are then skipped, with a comment and a summary
     ///   line.
@@ -59,7 +72,7 @@ package struct ModelGenerator {
     ///   reading the schema.
     package func generate(tables: [String]? = nil) throws -> GeneratedModels {
         let reader = SchemaReader(connection: connection)
-        let entries = try reader.entries()
+        var entries = try reader.entries()
         var schemas: [TableSchema] = []
         var skipped: [String] = []
         if let tables, !tables.isEmpty {
@@ -68,6 +81,19 @@ package struct ModelGenerator {
                 schemas.append(try requested(name, in: entries, reader: reader))
             }
         } else {
+            let filter = TableFilter(patterns: options.excludedTables)
+            entries.removeAll { entry in
+                guard let exclusion = filter.exclusion(of: entry.name) else { return false }
+                if entry.type != "shadow" {
+                    let kind = entry.type == "virtual" ? "virtual table" : entry.type
+                    let why =
+                        exclusion.isBookkeeping
+                        ? "SQLiteSwiftly's own bookkeeping"
+                        : "matches --exclude \(SwiftLiteral.string(exclusion.pattern))"
+                    skipped.append("Excluded \(kind) \(SwiftLiteral.string(entry.name)): \(why).")
+                }
+                return true
+            }
             for entry in entries where entry.type == "table" { schemas.append(try reader.table(entry)) }
             for entry in entries where entry.type == "view" {
                 do {
@@ -104,7 +130,8 @@ package struct ModelGenerator {
                 name: schema.name, typeName: typeName, isView: schema.kind == .view,
                 summary: Self.summary(of: schema, typeName: typeName))
         }
-        return GeneratedModels(source: ModelRenderer().render(named, skipped: skipped), types: types, skipped: skipped)
+        let renderer = ModelRenderer(access: options.access)
+        return GeneratedModels(source: renderer.render(named, skipped: skipped), types: types, skipped: skipped)
     }
 
     /// The schema of a table or view named with `--table`, matching names as SQLite does (ASCII case ignored).

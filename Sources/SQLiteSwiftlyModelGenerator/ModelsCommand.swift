@@ -19,7 +19,9 @@ package struct ModelsCommand: ParsableCommand {
             Double, BOOLEAN -> Bool, DATE/DATETIME -> String, no type or another name -> SQLiteValue; the rows are \
             read once, and a column holding values its type cannot read becomes a SQLiteValue. What a model cannot \
             declare (CHECK, WITHOUT ROWID, partial indexes, triggers...) is listed in a comment above its \
-            type and in the summary printed for each table.
+            type and in the summary printed for each table. An INTEGER PRIMARY KEY (the row id) is an optional \
+            Int, nil in a new row: SQLite numbers the row when it is inserted. SQLiteSwiftly's own tables \
+            (sqliteswiftly_*) and SQLite's (sqlite_*) are left out.
 
             EXAMPLES:
               Print the types of every table and view (the summary goes to standard error):
@@ -28,6 +30,10 @@ package struct ModelsCommand: ParsableCommand {
               Write the types of two tables to a file, replacing it if it exists:
                 sqliteswiftly-models shop.sqlite --table "Order Details" \\
                     --table Customers --output Models.swift --force
+
+              Write public types for a library target, leaving out the audit tables:
+                sqliteswiftly-models shop.sqlite --access public --exclude 'audit_*' \\
+                    --output Sources/ShopModels/Models.swift
             """)
 
     @Argument(help: "The path of an existing SQLite database.")
@@ -35,6 +41,16 @@ package struct ModelsCommand: ParsableCommand {
 
     @Option(name: .customLong("table"), help: "A table or view to generate (repeatable; default: all of them).")
     var tables: [String] = []
+
+    @Option(
+        name: .customLong("exclude"),
+        help: ArgumentHelp(
+            "A table or view to leave out (repeatable); * and ? are wildcards, ASCII case is ignored.",
+            discussion: "sqliteswiftly_* and sqlite_* tables are always left out; a table named with --table is not."))
+    var excludedTables: [String] = []
+
+    @Option(help: "The access level of the generated types and members: internal, public or package.")
+    var access: AccessLevel = .internal
 
     @Option(name: .shortAndLong, help: "Write the types to this file instead of standard output.")
     var output: String?
@@ -86,7 +102,8 @@ package struct ModelsCommand: ParsableCommand {
         do {
             let connection = try Connection(opening: database, readOnly: true)
             let options = ModelGenerator.Options(
-                singularTypeNames: !keepTableNames, checksStoredValues: !schemaOnly)
+                singularTypeNames: !keepTableNames, checksStoredValues: !schemaOnly, access: access,
+                excludedTables: excludedTables)
             generated = try ModelGenerator(connection: connection, options: options).generate(tables: tables)
         } catch {
             // A database or schema problem, not a usage mistake: say what it is, without the usage text.
@@ -115,3 +132,5 @@ package struct ModelsCommand: ParsableCommand {
             + "\(plural(generated.viewCount, "view")))"
     }
 }
+
+extension AccessLevel: ExpressibleByArgument {}

@@ -15,8 +15,9 @@ struct PropertyPlan {
     var isColumnNullable: Bool { !column.isNotNull && !isRowIDAlias }
 
     /// Whether the property is optional: primary-key and `NOT NULL` columns are not, unless a primary key that
-    /// is not declared `NOT NULL` (which a rowid table allows) holds NULL in some row.
-    var isOptional: Bool { !column.isNotNull && (!column.isPrimaryKey || column.holdsNull) }
+    /// is not declared `NOT NULL` (which a rowid table allows) holds NULL in some row. The row-id alias is
+    /// optional, with or without `AUTOINCREMENT`: `nil` in a new row, which SQLite numbers when it is inserted.
+    var isOptional: Bool { isRowIDAlias || (!column.isNotNull && (!column.isPrimaryKey || column.holdsNull)) }
 
     var mapping: TypeMapping { column.mapping }
 
@@ -37,6 +38,7 @@ struct PropertyPlan {
         } else if isColumnNullable && !isOptional && column.isPrimaryKey {
             text += " (NULL allowed by the schema: a NULL key fails to read)"
         }
+        if isRowIDAlias { text += " (nil in a new row: SQLite numbers the row when it is inserted)" }
         if let expression = column.defaultExpression {
             text += ", default \(expression)"
             if SwiftLiteral.defaultValue(expression) == nil { text += " (an expression: not declared in the model)" }

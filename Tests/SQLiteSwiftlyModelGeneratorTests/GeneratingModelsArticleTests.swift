@@ -47,11 +47,15 @@ import Testing
 
         let insert = try db.makeInsertStatement(for: OrderDetail.self)
         try insert.insert(OrderDetail(orderID: 11, productID: 1, unitPrice: 4.5, quantity: 3, discount: 0))
+
+        let herbs = Category(id: nil, name: "Herbs", picture: nil, default: false)  // id nil: SQLite numbers it
+        let herbsID = try db.makeInsertStatement(for: Category.self).insert(herbs)
         // END GeneratingModels: usage
         #expect(openOrders.map(\.orderID) == [11])
         #expect(lines.map(\.quantity) == [2, 10])
         #expect(totals.count == 3)
         #expect(try db.fetchAll(OrderDetail.self, where: "\"OrderID\" = \(11)").count == 2)
+        #expect(try db.fetchOne(Category.self, where: "id = \(herbsID)")?.name == "Herbs")
     }
 
     @Test("the article shows exactly the Swift example the test runs")
@@ -88,6 +92,33 @@ import Testing
         #expect(succeeded && errors.isEmpty)
         let shown = try #require(blocks.first { $0.language.isEmpty }?.code)
         #expect(printed.replacingOccurrences(of: output, with: "Sources/Shop/Models.swift") == shown)
+    }
+
+    @Test("the article's command for a shared library target writes public types and leaves out the audit table")
+    func sharedLibraryCommand() throws {
+        let commands = try Self.codeBlocks().filter { $0.language == "sh" }.map(\.code)
+        let command = try #require(commands.first { $0.contains("--access public") })
+        let arguments = command.dropFirst("swift run sqliteswiftly-models ".count)
+            .split(whereSeparator: \.isWhitespace).map(String.init)
+        #expect(
+            arguments == [
+                "shop.sqlite", "--access", "public", "--exclude", "'audit*'", "--output",
+                "Sources/ShopModels/Models.swift",
+            ])
+        let directory = try TemporaryDirectory()
+        let database = try ShopFixture.database(in: directory)
+        let output = directory.path("Models.swift")
+        let substituted = arguments.map {
+            $0 == "shop.sqlite" ? database : $0 == "'audit*'" ? "audit*" : $0.hasSuffix("Models.swift") ? output : $0
+        }
+        var printed = ""
+        let succeeded = try ModelsCommand.parse(substituted).perform(
+            standardOutput: { printed += $0 }, standardError: { _ in })
+        #expect(succeeded)
+        #expect(printed.contains(#"Excluded table "audit log": matches --exclude "audit*"."#))
+        let source = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(source.contains("public struct Order: Equatable, Sendable {"))
+        #expect(!source.contains("AuditLog"))
     }
 
     @Test("the generated code the article shows is the checked-in output, which this target compiles")

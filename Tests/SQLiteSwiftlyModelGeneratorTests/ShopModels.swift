@@ -28,16 +28,20 @@ struct _2020Sale: Equatable, Sendable {
 }
 
 extension _2020Sale: TableModel {
+    /// The table's name in SQL.
     static let tableName = "2020 sales"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("region_code", .text, unique: true),
         Column("URLPath", .text, nullable: true),
         Column("amount", .real, default: -1.5),
     ]
+    /// The indexes `createTable(for:)` creates with the table.
     static let indexes = [
         TableIndex("sales by path", on: ["URLPath"])
     ]
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             regionCode: try row[0],
@@ -45,6 +49,7 @@ extension _2020Sale: TableModel {
             amount: try row[2])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.regionCode)
         try encoder.encode(self.urlPath)
@@ -57,8 +62,8 @@ extension _2020Sale: TableModel {
 /// Not declared in the model (the table has them; `createTable(for:)` would not create them):
 /// - STRICT
 struct AuditLog: Equatable, Sendable {
-    /// "seq" INTEGER, primary key.
-    var seq: Int
+    /// "seq" INTEGER, primary key (nil in a new row: SQLite numbers the row when it is inserted).
+    var seq: Int?
     /// "at" TEXT NOT NULL.
     var at: String
     /// "entry" ANY.
@@ -66,13 +71,16 @@ struct AuditLog: Equatable, Sendable {
 }
 
 extension AuditLog: TableModel {
+    /// The table's name in SQL.
     static let tableName = "audit log"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("seq", .integer, primaryKey: true),
         Column("at", .text),
         Column("entry", .numeric, nullable: true),
     ]
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             seq: try row[0],
@@ -80,6 +88,7 @@ extension AuditLog: TableModel {
             entry: try row[2])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.seq)
         try encoder.encode(self.at)
@@ -109,7 +118,9 @@ struct CaféMenü: Equatable, Sendable {
 }
 
 extension CaféMenü: TableModel {
+    /// The table's name in SQL.
     static let tableName = "Café Menü"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("Näme", .text, primaryKey: true),
         Column("Preis €", .real),
@@ -120,6 +131,7 @@ extension CaféMenü: TableModel {
         Column("class", .text, nullable: true, default: "n/a"),
     ]
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             näme: try row[0],
@@ -131,6 +143,7 @@ extension CaféMenü: TableModel {
             class: try row[6])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.näme)
         try encoder.encode(self.preis)
@@ -147,8 +160,8 @@ extension CaféMenü: TableModel {
 /// Not declared in the model (the table has them; `createTable(for:)` would not create them):
 /// - UNIQUE ON CONFLICT IGNORE on "name"
 struct Category: Equatable, Sendable {
-    /// "id" INTEGER, primary key.
-    var id: Int
+    /// "id" INTEGER, primary key (nil in a new row: SQLite numbers the row when it is inserted).
+    var id: Int?
     /// "name" TEXT NOT NULL.
     var name: String
     /// "picture" BLOB.
@@ -158,7 +171,9 @@ struct Category: Equatable, Sendable {
 }
 
 extension Category: TableModel {
+    /// The table's name in SQL.
     static let tableName = "categories"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("id", .integer, primaryKey: true, autoIncrement: true),
         Column("name", .text, unique: true),
@@ -168,6 +183,7 @@ extension Category: TableModel {
     /// The "Products" rows whose "CategoryID" references this row.
     static let products = ToManyRelation<Category, Product>.hasMany(via: "CategoryID")
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             id: try row[0],
@@ -176,6 +192,7 @@ extension Category: TableModel {
             default: try row[3])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.id)
         try encoder.encode(self.name)
@@ -203,7 +220,9 @@ struct Customer: Equatable, Sendable {
 }
 
 extension Customer: TableModel {
+    /// The table's name in SQL.
     static let tableName = "Customers"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("CustomerID", .text, primaryKey: true),
         Column("Company Name", .text, collation: "NOCASE"),
@@ -214,6 +233,7 @@ extension Customer: TableModel {
     /// The "Orders" rows whose "CustomerID" references this row.
     static let orders = ToManyRelation<Customer, Order>.hasMany(via: "CustomerID")
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             customerID: try row[0],
@@ -223,6 +243,7 @@ extension Customer: TableModel {
             notes: try row[4])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.customerID)
         try encoder.encode(self.companyName)
@@ -243,13 +264,16 @@ struct MixedCaseTable: Equatable, Sendable {
 }
 
 extension MixedCaseTable: TableModel {
+    /// The table's name in SQL.
     static let tableName = "mixedCase_Table"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("lowerCamel", .integer, nullable: true),
         Column("unit price", .real, nullable: true),
         Column("unit_price", .real, nullable: true),
     ]
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             lowerCamel: try row[0],
@@ -257,6 +281,7 @@ extension MixedCaseTable: TableModel {
             unitPrice2: try row[2])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.lowerCamel)
         try encoder.encode(self.unitPrice)
@@ -283,7 +308,9 @@ struct OrderDetail: Equatable, Sendable {
 }
 
 extension OrderDetail: TableModel {
+    /// The table's name in SQL.
     static let tableName = "Order Details"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("OrderID", .integer, primaryKey: true, references: ForeignKey("Orders", "OrderID", onDelete: .cascade)),
         Column("ProductID", .integer, primaryKey: true, references: ForeignKey("Products", "ProductID")),
@@ -296,6 +323,7 @@ extension OrderDetail: TableModel {
     /// The "Products" row that "ProductID" references.
     static let product = ToOneRelation<OrderDetail, Product>.belongsTo(via: "ProductID")
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             orderID: try row[0],
@@ -305,6 +333,7 @@ extension OrderDetail: TableModel {
             discount: try row[4])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.orderID)
         try encoder.encode(self.productID)
@@ -321,8 +350,8 @@ extension OrderDetail: TableModel {
 /// - descending index: CREATE INDEX "orders by date" ON "Orders" ("OrderDate" DESC)
 /// - trigger "order shipped": AFTER UPDATE OF "ShippedDate" ON "Orders" WHEN NEW."ShippedDate" IS NOT NULL
 struct Order: Equatable, Sendable {
-    /// "OrderID" INTEGER, primary key.
-    var orderID: Int
+    /// "OrderID" INTEGER, primary key (nil in a new row: SQLite numbers the row when it is inserted).
+    var orderID: Int?
     /// "CustomerID" VARCHAR(20) NOT NULL.
     var customerID: String
     /// "OrderDate" DATETIME NOT NULL.
@@ -336,7 +365,9 @@ struct Order: Equatable, Sendable {
 }
 
 extension Order: TableModel {
+    /// The table's name in SQL.
     static let tableName = "Orders"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("OrderID", .integer, primaryKey: true),
         Column("CustomerID", .text, references: ForeignKey("Customers", "CustomerID", onUpdate: .cascade)),
@@ -353,6 +384,7 @@ extension Order: TableModel {
     static let products = ToManyRelation<Order, Product>.hasMany(
         through: OrderDetail.self, from: "OrderID", to: "ProductID")
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             orderID: try row[0],
@@ -363,6 +395,7 @@ extension Order: TableModel {
             status: try row[5])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.orderID)
         try encoder.encode(self.customerID)
@@ -382,18 +415,22 @@ struct Person: Equatable, Sendable {
 }
 
 extension Person: TableModel {
+    /// The table's name in SQL.
     static let tableName = "people"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("name", .text, nullable: true, primaryKey: true),
         Column("nickname", .text, nullable: true),
     ]
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             name: try row[0],
             nickname: try row[1])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.name)
         try encoder.encode(self.nickname)
@@ -407,8 +444,8 @@ extension Person: TableModel {
 /// - expression index: CREATE INDEX "products by lower name" ON "Products" (lower("Name"))
 /// - partial index: CREATE INDEX "products on sale" ON "Products" ("Name") WHERE NOT "Discontinued"
 struct Product: Equatable, Sendable {
-    /// "ProductID" INTEGER, primary key.
-    var productID: Int
+    /// "ProductID" INTEGER, primary key (nil in a new row: SQLite numbers the row when it is inserted).
+    var productID: Int?
     /// "Name" TEXT NOT NULL.
     var name: String
     /// "CategoryID" INTEGER.
@@ -424,7 +461,9 @@ struct Product: Equatable, Sendable {
 }
 
 extension Product: TableModel, FullTextSearchable {
+    /// The table's name in SQL.
     static let tableName = "Products"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("ProductID", .integer, primaryKey: true),
         Column("Name", .text),
@@ -434,9 +473,11 @@ extension Product: TableModel, FullTextSearchable {
         Column("Weight", .real, nullable: true),
         Column("Attributes", .numeric, nullable: true),
     ]
+    /// The indexes `createTable(for:)` creates with the table.
     static let indexes = [
         TableIndex("products by category", on: ["CategoryID"])
     ]
+    /// The full-text index kept in step with the table.
     static let fullTextIndex = FullTextIndex(columns: ["Name"], tokenizer: .porter(), prefixLengths: [2, 3])
     /// The "categories" row that "CategoryID" references.
     static let category = ToOneRelation<Product, Category>.belongsTo(via: "CategoryID")
@@ -446,6 +487,7 @@ extension Product: TableModel, FullTextSearchable {
     static let orders = ToManyRelation<Product, Order>.hasMany(
         through: OrderDetail.self, from: "ProductID", to: "OrderID")
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             productID: try row[0],
@@ -457,6 +499,7 @@ extension Product: TableModel, FullTextSearchable {
             attributes: try row[6])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.productID)
         try encoder.encode(self.name)
@@ -477,8 +520,8 @@ extension Product: TableModel, FullTextSearchable {
 ///   DEFERRED (checked at commit)
 /// - UNIQUE ("order id", "tracking") ON CONFLICT REPLACE
 struct Shipment: Equatable, Sendable {
-    /// "id" INTEGER, primary key.
-    var id: Int
+    /// "id" INTEGER, primary key (nil in a new row: SQLite numbers the row when it is inserted).
+    var id: Int?
     /// "order id" INTEGER NOT NULL.
     var orderID: Int
     /// "product id" INTEGER NOT NULL.
@@ -492,7 +535,9 @@ struct Shipment: Equatable, Sendable {
 }
 
 extension Shipment: TableModel {
+    /// The table's name in SQL.
     static let tableName = "shipments"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("id", .integer, primaryKey: true),
         Column("order id", .integer),
@@ -502,6 +547,7 @@ extension Shipment: TableModel {
         Column("weight grams", .integer),
     ]
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             id: try row[0],
@@ -512,6 +558,7 @@ extension Shipment: TableModel {
             weightGrams: try row[5])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.id)
         try encoder.encode(self.orderID)
@@ -529,16 +576,20 @@ struct StringRecord: Equatable, Sendable {
 }
 
 extension StringRecord: TableModel {
+    /// The table's name in SQL.
     static let tableName = "string"
+    /// The table's columns, in the order of the properties.
     static let columns = [
         Column("value", .text, nullable: true)
     ]
 
+    /// Reads a row, its columns in the order of ``columns``.
     init(row: borrowing Row) throws {
         self.init(
             value: try row[0])
     }
 
+    /// Writes the properties, one value per column.
     func encode(to encoder: inout RowEncoder) throws {
         try encoder.encode(self.value)
     }
@@ -561,7 +612,9 @@ struct CustomerList: Equatable, Sendable {
 }
 
 extension CustomerList: RowDecodable {
+    /// The view's name in SQL.
     static let viewName = "customer list"
+    /// The view's columns, read by name whatever their order.
     static let expectedColumnNames: [String]? = [
         "CustomerID",
         "Company Name",
@@ -569,6 +622,7 @@ extension CustomerList: RowDecodable {
         "Initial",
     ]
 
+    /// Reads a row, its columns in the order of ``expectedColumnNames``.
     init(row: borrowing Row) throws {
         self.init(
             customerID: try row[0],
@@ -592,7 +646,9 @@ struct OrderTotal: Equatable, Sendable {
 }
 
 extension OrderTotal: RowDecodable {
+    /// The view's name in SQL.
     static let viewName = "Order Totals"
+    /// The view's columns, read by name whatever their order.
     static let expectedColumnNames: [String]? = [
         "OrderID",
         "Company Name",
@@ -600,6 +656,7 @@ extension OrderTotal: RowDecodable {
         "Lines",
     ]
 
+    /// Reads a row, its columns in the order of ``expectedColumnNames``.
     init(row: borrowing Row) throws {
         self.init(
             orderID: try row[0],

@@ -26,6 +26,18 @@ import Testing
         #expect(source == checkedIn, "run with UPDATE_GENERATED_MODELS=1 to update ShopModels.swift")
     }
 
+    @Test("the --access public output for the shop fixture is the checked-in ShopPublicModels.swift")
+    func matchesCheckedInPublicFile() throws {
+        let directory = try TemporaryDirectory()
+        let options = ModelGenerator.Options(access: .public)
+        let source = try ModelGenerator(connection: shopDatabase(in: directory), options: options).generate().source
+        if ProcessInfo.processInfo.environment["UPDATE_GENERATED_MODELS"] == "1" {
+            try Data(source.utf8).write(to: URL(fileURLWithPath: ShopFixture.publicGeneratedPath))
+        }
+        let checkedIn = try String(contentsOfFile: ShopFixture.publicGeneratedPath, encoding: .utf8)
+        #expect(source == checkedIn, "run with UPDATE_GENERATED_MODELS=1 to update ShopPublicModels.swift")
+    }
+
     /// Reads every row of each generated type and returns the count, keyed by type name.
     static let readers: [String: @Sendable (Connection) throws -> Int] = [
         "_2020Sale": { try $0.fetchAll(_2020Sale.self).count },

@@ -43,6 +43,12 @@ enum ShopFixture {
         "Tests/SQLiteSwiftlyModelGeneratorTests/ShopModels.swift"
     ).path
 
+    /// The path of the checked-in `--access public` output, `ShopPublicModels.swift`, which the `ShopPublicModels`
+    /// library target compiles.
+    static let publicGeneratedPath = packageRoot.appendingPathComponent(
+        "Tests/ShopPublicModels/ShopPublicModels.swift"
+    ).path
+
     /// The schema script's text.
     static func schema() throws -> String {
         try String(contentsOfFile: schemaPath, encoding: .utf8)

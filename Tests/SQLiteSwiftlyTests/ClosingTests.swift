@@ -48,7 +48,10 @@ import Testing
             ("executeScript", { try db.executeScript("SELECT 1; SELECT 2") }),
             ("prepare", { _ = try db.prepare("SELECT 1") }),
             ("add(function:)", { try db.add(function: SQLFunction("f", argumentCount: 0) { _ in 1 }) }),
-            ("add(collation:)", { try db.add(collation: Collation("c") { $0 < $1 ? .orderedAscending : .orderedSame }) }),
+            (
+                "add(collation:)",
+                { try db.add(collation: Collation("c") { $0 < $1 ? .orderedAscending : .orderedSame }) }
+            ),
             ("setLimit", { _ = try db.setLimit(.length, to: 10) }),
             ("setForeignKeyEnforcement", { try db.setForeignKeyEnforcement(false) }),
             ("withBlob", { try db.withBlob(table: "t", column: "x", rowID: 1) { _ in } }),

@@ -37,7 +37,9 @@ import Testing
         let threads = (0..<4).map { _ in
             let done = TestFlag()
             let thread = Thread {
-                for _ in 0..<50 { _ = try? shared.writeSynchronously { db in try db.execute("INSERT INTO t VALUES (1)") } }
+                for _ in 0..<50 {
+                    _ = try? shared.writeSynchronously { db in try db.execute("INSERT INTO t VALUES (1)") }
+                }
                 done.set()
             }
             thread.start()

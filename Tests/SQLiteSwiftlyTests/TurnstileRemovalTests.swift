@@ -59,7 +59,9 @@ import Testing
             try first.execute("INSERT INTO t VALUES (3)")
             #expect(Self.exists(path), "the first connection holds its turn in a file nobody else can find")
             // The third connection waits at the turnstile the first one holds, not at SQLite's lock.
-            let error = try requireSQLiteError { try third.transaction { try third.execute("INSERT INTO t VALUES (4)") } }
+            let error = try requireSQLiteError {
+                try third.transaction { try third.execute("INSERT INTO t VALUES (4)") }
+            }
             #expect(error.isBusy)
             #expect(error.message.contains("kept the turn"), "\(error.message)")
         }

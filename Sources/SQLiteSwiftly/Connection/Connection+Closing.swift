@@ -52,7 +52,8 @@ extension Connection {
         schemaChecks.versionStatement = nil
         if let kept = openStatement(running: false) {
             throw closeRefused(
-                "a Statement, Cursor or InsertStatement made from it is still alive\(Self.naming(kept)); let it go first")
+                "a Statement, Cursor or InsertStatement made from it is still alive\(Self.naming(kept)); let it go first"
+            )
         }
         let standIn = try Self.openStandIn()
         interruptHandle.invalidate()
@@ -123,8 +124,10 @@ extension Connection {
         let code = sqlite3_open_v2(":memory:", &standIn, flags, nil)
         guard code == SQLITE_OK, let standIn else {
             sqlite3_close(standIn)
-            throw SQLiteError(.misuse, code: ResultCode(rawValue: code), message: "the connection cannot close: "
-                + "SQLite could not allocate the closed connection's placeholder (code \(code))")
+            throw SQLiteError(
+                .misuse, code: ResultCode(rawValue: code),
+                message: "the connection cannot close: "
+                    + "SQLite could not allocate the closed connection's placeholder (code \(code))")
         }
         sqlite3_set_authorizer(standIn, { _, _, _, _, _, _ in SQLITE_DENY }, nil)
         return standIn

@@ -45,7 +45,8 @@ extension SharedConnection {
     }
 
     /// The synchronous path to the connection: borrows the executor, then runs the access as ``access(_:)`` does.
-    nonisolated func synchronousAccess<Result: Sendable>(_ body: sending (Connection) throws -> Result) throws -> Result {
+    nonisolated func synchronousAccess<Result: Sendable>(_ body: sending (Connection) throws -> Result) throws -> Result
+    {
         try ConnectionExecutor.requireOutsideAccess()
         let lease = executor.borrow()
         defer { executor.giveBack(lease) }

@@ -8,7 +8,7 @@ extension Connection {
     ///
     /// - a transaction is open (a ``transaction(_:_:)`` body is running, or a `BEGIN` was not ended): commit or
     ///   roll back first, since closing would roll it back silently;
-    /// - a statement is running (a ``forEachRow(_:_:_:)``-style body, a ``Cursor`` part-way, a blob handle in a
+    /// - a statement is running (a row being read, a ``Cursor`` part-way, a blob handle in a
     ///   ``withBlob(table:column:rowID:writable:_:)`` body);
     /// - a ``Statement``, ``Cursor`` or ``InsertStatement`` made from this connection is still alive somewhere:
     ///   let it go first;

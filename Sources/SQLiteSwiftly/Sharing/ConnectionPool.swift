@@ -180,6 +180,7 @@ public final class ConnectionPool: Sendable {
     ///
     /// - Throws: As ``close()``; ``SQLiteError/Kind/misuse`` inside an access.
     public func closeSynchronously() throws(SQLiteError) {
+        try ConnectionExecutor.requireOutsideAccess()  // before anything ends
         writer.observationHub.close()
         for reader in readers { try reader.closeSynchronously() }
         try writer.closeSynchronously()

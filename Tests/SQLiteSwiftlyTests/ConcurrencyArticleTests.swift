@@ -67,4 +67,43 @@ import Testing
         #expect(settings == [1, -20000])
         #expect(try await pool.write { db in try db.fetchValue(Int.self, "PRAGMA synchronous") } == 1)
     }
+
+    @Test("a closed pool leaves the database file alone, holding every commit")
+    func closing() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.sqlite")
+        // BEGIN Concurrency: closing
+        let pool = try ConnectionPool(.create(path: path), readerCount: 2)
+        try await pool.write { db in
+            try db.execute("CREATE TABLE notes (body TEXT NOT NULL)")
+            try db.execute("INSERT INTO notes VALUES (\("hello"))")
+        }
+        try await pool.close()  // the readers, then the writer, which checkpoints the WAL and deletes it
+        // The database file alone now holds every commit: copy it, back it up, attach it to an e-mail.
+        // END Concurrency: closing
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")) == ["notes.sqlite"])
+        let copy = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: path, toPath: copy.path("copy.sqlite"))
+        let db = try Connection(opening: copy.path("copy.sqlite"))
+        #expect(try db.fetchValue(String.self, "SELECT body FROM notes") == "hello")
+    }
+
+    @Test("code that is not async reads and writes a shared connection, blocking")
+    func synchronousAccess() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.sqlite")
+        // BEGIN Concurrency: synchronous
+        let shared = try SharedConnection(.create(path: path))
+        try shared.writeSynchronously { db in  // blocks this thread until the write has committed
+            try db.execute("CREATE TABLE notes (body TEXT NOT NULL)")
+            try db.execute("INSERT INTO notes VALUES (\("hello"))")
+        }
+        let count = try shared.readSynchronously { db in
+            try db.fetchValue(Int.self, "SELECT count(*) FROM notes")
+        }
+        try shared.closeSynchronously()
+        // END Concurrency: synchronous
+        #expect(count == 1)
+        #expect(try Connection(opening: path).fetchValue(Int.self, "SELECT count(*) FROM notes") == 1)
+    }
 }

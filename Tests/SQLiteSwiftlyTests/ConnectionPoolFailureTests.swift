@@ -6,14 +6,16 @@ import Testing
 /// A pool whose opening fails part-way leaves the file as it found it.
 @Suite struct ConnectionPoolFailureTests {
     /// Opens readers until the `failing`th, which fails as running out of file descriptors would.
-    static func readers(failingAt failing: Int) -> (String, ConnectionOptions) throws(SQLiteError) -> SharedConnection {
+    static func readers(
+        failingAt failing: Int
+    ) -> (String, ConnectionOptions, SharedConnection) throws(SQLiteError) -> SharedConnection {
         var opened = 0
-        return { path, options throws(SQLiteError) in
+        return { path, options, writer throws(SQLiteError) in
             opened += 1
             guard opened < failing else {
                 throw SQLiteError(.sqlite, code: .cannotOpen, message: "unable to open database file (test)")
             }
-            return try SharedConnection(.openReadOnly(path: path), options: options)
+            return try SharedConnection(.openReadOnly(path: path), options: options, keepingOpen: writer)
         }
     }
 

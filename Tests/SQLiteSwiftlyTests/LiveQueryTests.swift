@@ -155,14 +155,14 @@ private struct TwoNotes: Error {}
         var live: LiveQuery<Int>? = LiveQuery(countNotes(shared), initialValue: -1)
         try await waitUntil("the first result") { live?.isLoading == false }
         #expect(hub.observerCount == 1)
-        #expect(hub.noticing.watchesFiles || hub.noticing.polls)
+        #expect(hub.noticing.watchesFiles || hub.noticing.pollInterval != nil)
         let task = try #require(live?.task)
         weak let released = live
         live = nil
         #expect(released == nil)  // the task holds it weakly
         try await waitForEnd(of: task)
         #expect(hub.observerCount == 0)
-        #expect(hub.noticing == (false, false))
+        #expect(hub.noticing == (watchesFiles: false, pollInterval: nil))
         #expect(hub.wanted == ObservationHub.Wanted())
         let active = try await shared.withConnection { db in db.changeTracker.isActive }
         #expect(!active)

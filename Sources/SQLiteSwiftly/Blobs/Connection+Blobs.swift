@@ -214,6 +214,7 @@ extension Connection {
     }
 
     func openBlob(table: String, column: String, rowID: Int64, writable: Bool) throws(SQLiteError) -> OpaquePointer {
+        try requireOpen()
         if changeTracker.isActive { changeTracker.willOpenBlob(table: table, rowID: rowID, writable: writable) }
         var blob: OpaquePointer?
         let code = sqlite3_blob_open(handle, "main", table, column, rowID, writable ? 1 : 0, &blob)

@@ -58,6 +58,7 @@ extension Connection {
     func applyChanges(
         _ bytes: [UInt8], patchset: Bool, _ resolve: (ChangesetConflict) throws -> ChangesetConflict.Resolution
     ) throws -> AppliedChangeset {
+        try requireOpen()
         let functions = try SessionFunctions.available()
         guard !bytes.isEmpty else { return AppliedChangeset(appliedCount: 0, replacedCount: 0, skipped: []) }
         let layout = try ChangesetBytes.layout(bytes, patchset: patchset)

@@ -62,6 +62,7 @@ extension Connection {
 
     /// Creates `path` and copies `source` into it; the destination connection is closed when this returns.
     private static func copy(from source: Connection, toNewFile path: String) throws(SQLiteError) {
+        try source.requireOpen()
         let destination = try Connection(creating: path)
         try copy(from: source, into: destination, destinationPath: path)
     }

@@ -85,6 +85,7 @@ extension Connection {
     /// - Throws: ``SQLiteError/Kind/misuse`` for a negative value or a category this SQLite does not know.
     @discardableResult
     public func setLimit(_ limit: ConnectionLimit, to value: Int) throws(SQLiteError) -> Int {
+        try requireOpen()
         guard value >= 0 else {
             throw SQLiteError(.misuse, message: "a limit cannot be negative (\(value))")
         }

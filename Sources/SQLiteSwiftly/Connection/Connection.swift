@@ -7,9 +7,10 @@ import CSQLiteSwiftly
 /// in-memory database (``inMemory(options:)``). Opening the wrong way throws and leaves the file as it was.
 /// Foreign keys are enforced (see ``ConnectionOptions``).
 ///
-/// The handle is created in the initializer and closed when the last reference to the connection goes away.
-/// Statements, cursors and insert statements keep their connection alive, so the handle can never be closed
-/// under them. Every public method can be called at any time and in any order.
+/// The handle is created in the initializer and closed by ``close()``, or when the last reference to the
+/// connection goes away. Statements, cursors and insert statements keep their connection alive, and ``close()``
+/// refuses while one exists, so the handle can never be closed under them. Every public method can be called at
+/// any time and in any order; after ``close()``, each one that can throw throws ``SQLiteError/Kind/misuse``.
 ///
 /// A connection is not `Sendable`: one thread or task uses it at a time. Share it across tasks through
 /// ``SharedConnection`` or ``ConnectionPool``.
@@ -19,8 +20,19 @@ import CSQLiteSwiftly
 /// try db.createTable(for: Planet.self)
 /// ```
 public final class Connection {
-    /// The `sqlite3*` handle. Internal: only this module's few SQLite-calling files use it.
-    let handle: OpaquePointer
+    /// The `sqlite3*` handle. Internal: only this module's few SQLite-calling files use it. After ``close()`` it is
+    /// a private in-memory stand-in that refuses every statement, so that no path can reach a closed handle (see
+    /// `Connection+Closing.swift`); only ``close()`` changes it.
+    @exclusivity(unchecked) var handle: OpaquePointer
+    /// Whether ``close()`` closed the database. A closed connection refuses every use with
+    /// ``SQLiteError/Kind/misuse``; closing it again does nothing.
+    public internal(set) var isClosed = false
+    /// Set by the ``SharedConnection`` that owns this connection: ``close()`` is then refused (close the shared
+    /// connection instead), so a body can never close the connection under its owner.
+    var isShared = false
+    /// An object released only after this connection's handle has closed (a pool's reader keeps the pool's
+    /// writer: see `ConnectionPool`).
+    var keepsOpen: AnyObject?
     /// How the connection was opened.
     public let mode: OpenMode
     /// The options the connection was opened with.
@@ -125,9 +137,13 @@ public final class Connection {
         // Every statement holds a strong reference to its connection, so none is alive here and
         // sqlite3_close_v2 closes at once. The _v2 variant would defer the close rather than fail if a
         // statement were ever leaked, which keeps deinit free of error paths.
+        // After close() the handle is the stand-in, and the file and the turnstile were let go then.
         sqlite3_close_v2(handle)
         BusyWait.free(busyWait)
-        if let fileIdentity { OpenDatabaseFiles.unregister(fileIdentity) }
+        if !isClosed {
+            if let fileIdentity { OpenDatabaseFiles.unregister(fileIdentity) }
+            releaseTurnstile()
+        }
     }
 
     /// The path of the database file, or `nil` for an in-memory database.
@@ -184,6 +200,7 @@ public final class Connection {
     /// - Parameter enforced: Whether to enforce foreign keys.
     /// - Throws: ``SQLiteError/Kind/misuse`` inside a transaction.
     public func setForeignKeyEnforcement(_ enforced: Bool) throws(SQLiteError) {
+        try requireOpen()
         guard !isInTransaction else {
             throw SQLiteError(
                 .misuse,
@@ -212,6 +229,7 @@ public final class Connection {
         // withCString guarantees a terminating NUL; passing the length with it spares SQLite a copy of the text.
         // The closure returns a code and sets locals, not a `Result`: a `Result` of an error this size is copied
         // several times over on its way out.
+        try requireOpen()
         var statement: OpaquePointer?
         var problem: String?
         let code = sql.withCString { start in

@@ -42,6 +42,11 @@ enum OpenDatabaseFiles {
         }
     }
 
+    /// Whether a connection of this process has the file open.
+    static func isOpen(_ identity: Identity) -> Bool {
+        open.withLock { $0[identity] != nil }
+    }
+
     /// The identity of the file at `path` (following links), or `nil` when nothing is there.
     static func identity(of path: String) -> Identity? {
         var info = stat()

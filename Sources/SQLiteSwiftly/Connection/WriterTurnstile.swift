@@ -29,10 +29,13 @@ final class WriterTurnstile {
     /// The suffix of the turnstile file's name, after the database path.
     static let suffix = "-turnstile"
 
-    private let descriptor: Int32
+    private var descriptor: Int32
+    /// The turnstile file's path: the resolved database path and ``suffix``.
+    private let path: String
 
     /// Opens (creating if needed) the turnstile file beside the database, or returns `nil` when it cannot be
-    /// opened for writing (a read-only directory, another user's file) or the platform lacks the locks.
+    /// opened for writing (a read-only directory, another user's file), when what is at its path is not a
+    /// turnstile (a link, a non-empty file, a database this process has open), or the platform lacks the locks.
     init?(databasePath: String) {
         #if os(Linux)
             // SQLite names its journal after the resolved path; so does the turnstile, so that connections that
@@ -40,16 +43,57 @@ final class WriterTurnstile {
             let resolved = realpath(databasePath, nil)
             defer { free(resolved) }
             let base = resolved.map { String(cString: $0) } ?? databasePath
-            let descriptor = open(base + Self.suffix, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { return nil }
+            path = base + Self.suffix
+            guard let descriptor = Self.openFile(path) else { return nil }
             self.descriptor = descriptor
         #else
             return nil
         #endif
     }
 
+    /// Opens the turnstile file at `path`, creating it if needed; `nil` when it cannot, or when the file there is
+    /// not an empty regular file of its own.
+    ///
+    /// The library never opens a database file with a descriptor of its own (closing it would drop SQLite's
+    /// locks): a file at this path that this process has open as a database is refused by `stat`, before any
+    /// descriptor exists; a link is not followed; and a file with data in it is no turnstile (a turnstile is
+    /// always empty), so it is never used, and never removed.
+    private static func openFile(_ path: String) -> Int32? {
+        if let identity = OpenDatabaseFiles.identity(of: path), OpenDatabaseFiles.isOpen(identity) { return nil }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
     deinit {
         close(descriptor)  // releases any lock still held
+    }
+
+    /// Closes the turnstile, and removes its file when nobody holds or waits for a turn in it.
+    ///
+    /// Removing a lock file that others have open is safe only if every user checks, once it holds a lock, that
+    /// the file it locked is still the one at the path: ``enter(before:shouldStop:)`` does (a removed file has
+    /// no links left), and moves to the new file at the path if not. So the file is removed only while this
+    /// descriptor holds an exclusive lock on every byte (no turn held, nobody waiting, in any process), and only
+    /// when it is still the empty regular file at the path; anyone who locks it later sees it unlinked.
+    func closeRemovingIfUnused() {
+        #if os(Linux)
+            var everything = Self.range(0, length: 0, type: F_WRLCK)
+            var info = stat()
+            var atPath = stat()
+            if fcntl(descriptor, Self.setLock, &everything) == 0, fstat(descriptor, &info) == 0, info.st_nlink > 0,
+                info.st_size == 0, stat(path, &atPath) == 0, atPath.st_dev == info.st_dev,
+                atPath.st_ino == info.st_ino
+            {
+                unlink(path)
+            }
+        #endif
+        // The descriptor closes in deinit, which releases the lock; the connection lets go of this object now.
     }
 
     /// How a wait for the turn ended.
@@ -69,6 +113,26 @@ final class WriterTurnstile {
     ///   - shouldStop: Asked at every turn of the wait (every 0.1 to 1 ms); `true` ends the wait.
     /// - Returns: Whether this writer holds the turn, or why not.
     func enter(before deadline: ContinuousClock.Instant, shouldStop: () -> Bool) -> Entry {
+        while true {
+            let entry = enterFile(before: deadline, shouldStop: shouldStop)
+            // A turnstile removed by a connection that closed (see closeRemovingIfUnused) queues nobody any more:
+            // move to the file now at the path and queue there. Checked while holding the turn, so no removal can
+            // come between the check and the transaction.
+            guard entry == .entered, isRemoved, let replacement = Self.openFile(path) else { return entry }
+            leave()
+            close(descriptor)
+            descriptor = replacement
+        }
+    }
+
+    /// Whether the file this descriptor holds was removed from its path (it has no links left).
+    private var isRemoved: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_nlink == 0
+    }
+
+    /// Takes the turn in the file this descriptor holds; see ``enter(before:shouldStop:)``.
+    private func enterFile(before deadline: ContinuousClock.Instant, shouldStop: () -> Bool) -> Entry {
         if !isLocked(from: Self.waitingRoom, to: nil), lock(Self.turn, type: F_WRLCK) { return .entered }
         let seat = Self.waitingRoom + off_t(Self.monotonicMicroseconds())
         let seated = lock(seat, type: F_RDLCK)

@@ -165,6 +165,7 @@ extension Connection {
     /// - Throws: ``SQLiteError/Kind/misuse`` for an empty name or one with a NUL character; an SQLite error with
     ///   code ``ResultCode/busy`` when a collation is replaced while a statement runs.
     public func add(collation: Collation) throws(SQLiteError) {
+        try requireOpen()
         try checkCollationName(collation.name)
         let callback: CompareCallback
         switch collation.comparison {
@@ -187,6 +188,7 @@ extension Connection {
     /// - Throws: ``SQLiteError/Kind/misuse`` for an invalid name; an SQLite error with code
     ///   ``ResultCode/busy`` while a statement runs.
     public func removeCollation(named name: String) throws(SQLiteError) {
+        try requireOpen()
         try checkCollationName(name)
         let code = sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, nil, nil, nil)
         guard code == SQLITE_OK else { throw registrationError(code, name: name) }

@@ -18,6 +18,7 @@ extension Connection {
     ///   than 255 bytes, more arguments than the connection's limit); an SQLite error with code
     ///   ``ResultCode/busy`` when a function is replaced while a statement runs.
     public func add(function: SQLFunction) throws(SQLiteError) {
+        try requireOpen()
         let arity = try checkedArity(name: function.name, argumentCount: function.argumentCount)
         let box = Unmanaged.passRetained(FunctionBox(function, errors: functionErrors, interrupts: interruptHandle))
             .toOpaque()
@@ -44,6 +45,7 @@ extension Connection {
     /// - Throws: ``SQLiteError/Kind/misuse`` for an invalid name or count; an SQLite error with code
     ///   ``ResultCode/busy`` while a statement runs.
     public func removeFunction(named name: String, argumentCount: Int?) throws(SQLiteError) {
+        try requireOpen()
         let arity = try checkedArity(name: name, argumentCount: argumentCount)
         let code = sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, nil, nil, nil, nil)
         guard code == SQLITE_OK else { throw registrationError(code, name: name) }

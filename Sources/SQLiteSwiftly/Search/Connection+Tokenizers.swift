@@ -13,6 +13,7 @@ extension Connection {
     /// - Throws: ``SQLiteError/Kind/misuse`` for an empty name or one with a NUL character; an SQLite error when the
     ///   SQLite library has no FTS5.
     public func add<Tokenizer: TextTokenizer>(tokenizer: Tokenizer.Type) throws(SQLiteError) {
+        try requireOpen()
         let name = Tokenizer.name
         guard !name.isEmpty, !name.contains("\0") else {
             var error = SQLiteError(.misuse, message: "a tokenizer name must be non-empty and have no NUL character")

@@ -17,15 +17,30 @@ import Synchronization
 /// busy (not sleeping) worker gets no extra thread. So each shared connection has one dedicated thread that
 /// waits for jobs and runs them. The thread ends once ``stop()`` was called and the queue is empty.
 /// See SE-0392 (custom actor executors).
+///
+/// A synchronous caller borrows the executor (``lend(_:)``): its turn in the queue parks the thread, and the
+/// caller runs its work on its own thread while the executor's thread waits, so the two never run at once and
+/// nothing crosses threads but two signals. The executor counts as the current one on the borrowing thread
+/// (``isIsolatingCurrentContext()``), so the actor's state is reached through `assumeIsolated` there.
 final class ConnectionExecutor: SerialExecutor {
+    private enum Job {
+        /// A job of the actor.
+        case task(UnownedJob)
+        /// A synchronous caller's turn: the thread parks until the caller gives the executor back.
+        case lease(Lease)
+    }
+
     private struct State {
-        var jobs: [UnownedJob] = []
+        var jobs: [Job] = []
         var head = 0
         var isStopped = false
     }
 
     private let state = TrackedMutex(State())
     private let available = DispatchSemaphore(value: 0)
+    /// The executor's own thread, and the thread that borrows it now (0: none), as ``ThreadIdentity`` values.
+    private let thread = Atomic<UInt>(0)
+    private let borrower = Atomic<UInt>(0)
 
     /// Starts the executor's thread; `nil` if the system refuses to create one.
     init?() {
@@ -54,9 +69,51 @@ final class ConnectionExecutor: SerialExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        state.withLock { $0.jobs.append(job) }
+        state.withLock { $0.jobs.append(.task(job)) }
         available.signal()
     }
+
+    /// Whether the calling thread is this executor's, or borrows it now.
+    func isIsolatingCurrentContext() -> Bool? {
+        let current = ThreadIdentity.current
+        return current == thread.load(ordering: .acquiring) || current == borrower.load(ordering: .acquiring)
+    }
+
+    /// Borrows the executor for the calling thread: returns after every job enqueued before has run, with the
+    /// executor's thread parked until ``giveBack(_:)``; jobs enqueued meanwhile wait. Blocks the calling thread.
+    ///
+    /// The caller must have called ``requireOutsideAccess()`` first: on a thread that runs an access, waiting
+    /// could wait for itself.
+    ///
+    /// - Returns: The lease to give back.
+    func borrow() -> Lease {
+        let lease = Lease(thread: ThreadIdentity.current)
+        state.withLock { $0.jobs.append(.lease(lease)) }
+        available.signal()
+        lease.waitForTurn()
+        ThreadIdentity.isInsideAccess = true
+        return lease
+    }
+
+    /// Gives the executor back to its thread.
+    func giveBack(_ lease: Lease) {
+        ThreadIdentity.isInsideAccess = false
+        lease.giveBack()
+    }
+
+    /// Refuses a synchronous access on a thread that runs an access of any shared connection: the executor's own
+    /// thread, or one that borrows an executor.
+    ///
+    /// - Throws: ``SQLiteError/Kind/misuse``.
+    static func requireOutsideAccess() throws(SQLiteError) {
+        guard !ThreadIdentity.isInsideAccess else { throw nestedSynchronousAccess }
+    }
+
+    /// The error of a synchronous access made inside an access.
+    static let nestedSynchronousAccess = SQLiteError(
+        .misuse,
+        message: "a synchronous access cannot run inside an access of a SharedConnection or ConnectionPool (on its "
+            + "thread or in a synchronous body): it could wait for itself. Do the work in the body you are in")
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
@@ -71,9 +128,11 @@ final class ConnectionExecutor: SerialExecutor {
     /// The thread's loop: waits for a job, runs it, until stopped with nothing left to run.
     private func run() {
         let executor = asUnownedSerialExecutor()
+        thread.store(ThreadIdentity.current, ordering: .releasing)
+        ThreadIdentity.isInsideAccess = true
         while true {
             available.wait()
-            let next: UnownedJob?? = state.withLock { state in
+            let next: Job?? = state.withLock { state in
                 guard state.head < state.jobs.count else { return state.isStopped ? .none : .some(nil) }
                 let job = state.jobs[state.head]
                 state.head += 1
@@ -86,7 +145,12 @@ final class ConnectionExecutor: SerialExecutor {
             switch next {
             case .none: return
             case .some(.none): continue
-            case .some(.some(let job)): job.runSynchronously(on: executor)
+            case .some(.some(.task(let job))): job.runSynchronously(on: executor)
+            case .some(.some(.lease(let lease))):
+                borrower.store(lease.thread, ordering: .releasing)
+                lease.grant()
+                lease.waitForReturn()
+                borrower.store(0, ordering: .releasing)
             }
         }
     }

@@ -16,6 +16,19 @@ import Synchronization
 ///
 /// A read sees the database as of its start: a write committed later is invisible to it. A pool needs a file
 /// (not ``OpenMode/inMemory``) that it can write (not ``OpenMode/openReadOnly(path:)``).
+///
+/// ## Closing
+///
+/// ``close()`` closes the readers, then the writer, and reports a failure. Closed or released, the pool leaves
+/// the database file alone holding every commit, as SQLite does when the last connection to a WAL database
+/// closes: the writer closes last (each reader keeps it open until the reader has closed), and, being able to
+/// write, it checkpoints the WAL into the file and deletes the `-wal` and `-shm` files, unless another connection
+/// or process still has the database open, whose own close does it then.
+///
+/// ## Code that is not async
+///
+/// ``readSynchronously(_:)`` and ``writeSynchronously(_:)`` block the calling thread instead of suspending; see
+/// ``SharedConnection/writeSynchronously(_:)``.
 public final class ConnectionPool: Sendable {
     /// The one connection that writes. Private: a write through it must go through ``write(_:)``.
     let writer: SharedConnection
@@ -39,15 +52,17 @@ public final class ConnectionPool: Sendable {
     public convenience init(
         _ mode: OpenMode, readerCount: Int = 4, options: ConnectionOptions = .default
     ) throws(SQLiteError) {
-        try self.init(mode, readerCount: readerCount, options: options) { path, options throws(SQLiteError) in
-            try SharedConnection(.openReadOnly(path: path), options: options)
+        try self.init(mode, readerCount: readerCount, options: options) {
+            path, options, writer throws(SQLiteError) in
+            try SharedConnection(.openReadOnly(path: path), options: options, keepingOpen: writer)
         }
     }
 
-    /// The pool, with its readers opened by `openReader` (tests make it fail part-way).
+    /// The pool, with its readers opened by `openReader`, given the path, the options and the writer that each
+    /// reader keeps open until it has closed (tests make it fail part-way).
     init(
         _ mode: OpenMode, readerCount: Int, options: ConnectionOptions,
-        openReader: (String, ConnectionOptions) throws(SQLiteError) -> SharedConnection
+        openReader: (String, ConnectionOptions, SharedConnection) throws(SQLiteError) -> SharedConnection
     ) throws(SQLiteError) {
         let path: String
         switch mode {
@@ -89,7 +104,9 @@ public final class ConnectionPool: Sendable {
             let writer = try SharedConnection(.open(path: path), options: options)
             var readers: [SharedConnection] = []
             // Readers are opened read-only: SQLite refuses any write through them, whatever a read body does.
-            for _ in 0..<readerCount { readers.append(try openReader(path, options)) }
+            // Each keeps the writer open until it has closed itself: a read-only connection cannot checkpoint, so
+            // the writer must be the pool's last connection to close for the WAL to go (see close()).
+            for _ in 0..<readerCount { readers.append(try openReader(path, options, writer)) }
             return (writer, readers)
         }
         do {
@@ -120,6 +137,53 @@ public final class ConnectionPool: Sendable {
     /// - Throws: As ``SharedConnection/read(_:)``.
     public func read<Result: Sendable>(_ body: sending (Connection) throws -> Result) async throws -> Result {
         try await nextReader().read(body)
+    }
+
+    /// Runs `body` in a write transaction on the writer from code that is not async, blocking the calling thread;
+    /// see ``SharedConnection/writeSynchronously(_:)``.
+    ///
+    /// - Parameter body: The work to do atomically.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``write(_:)``; ``SQLiteError/Kind/misuse`` inside an access of any pool or shared
+    ///   connection, or after ``close()``.
+    @discardableResult
+    public func writeSynchronously<Result: Sendable>(_ body: sending (Connection) throws -> Result) throws -> Result {
+        try writer.writeSynchronously(body)
+    }
+
+    /// Runs `body` as a read on the next reader from code that is not async, blocking the calling thread; see
+    /// ``SharedConnection/readSynchronously(_:)``.
+    ///
+    /// - Parameter body: The reads to do.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``read(_:)``; ``SQLiteError/Kind/misuse`` inside an access of any pool or shared
+    ///   connection, or after ``close()``.
+    public func readSynchronously<Result: Sendable>(_ body: sending (Connection) throws -> Result) throws -> Result {
+        try nextReader().readSynchronously(body)
+    }
+
+    /// Closes every connection of the pool, the readers first, once the accesses queued before have run.
+    ///
+    /// The writer closes last, so that it can checkpoint: when no other connection or process has the database
+    /// open, the database file alone then holds every commit (the `-wal` and `-shm` files are gone).
+    /// Observations end; every later access throws ``SQLiteError/Kind/misuse``; closing again does nothing.
+    ///
+    /// - Throws: The first error of ``SharedConnection/close()``; the writer stays open then if a reader did not
+    ///   close (so that it can still close last).
+    public func close() async throws(SQLiteError) {
+        writer.observationHub.close()
+        for reader in readers { try await reader.close() }
+        try await writer.close()
+    }
+
+    /// Closes every connection of the pool from code that is not async; see ``close()``.
+    ///
+    /// - Throws: As ``close()``; ``SQLiteError/Kind/misuse`` inside an access.
+    public func closeSynchronously() throws(SQLiteError) {
+        try ConnectionExecutor.requireOutsideAccess()  // before anything ends
+        writer.observationHub.close()
+        for reader in readers { try reader.closeSynchronously() }
+        try writer.closeSynchronously()
     }
 
     /// The reader whose turn it is.

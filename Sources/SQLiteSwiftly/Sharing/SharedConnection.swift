@@ -52,9 +52,21 @@
 /// Every access first checks that the database file is still at its path. A file that was unlinked, renamed or
 /// replaced fails the access with ``SQLiteError/Kind/databaseMoved`` before its body runs, and observations end
 /// with that error.
+///
+/// ## Closing
+///
+/// ``close()`` closes the connection after the accesses already queued, and reports a failure instead of hiding
+/// it; every access after it throws ``SQLiteError/Kind/misuse``. Without it, the connection closes when the
+/// actor goes away.
+///
+/// ## Code that is not async
+///
+/// ``readSynchronously(_:)``, ``writeSynchronously(_:)`` and ``withConnectionSynchronously(_:)`` run the same
+/// accesses from code that cannot `await` (a command-line tool, a test, `main.swift`), blocking the calling
+/// thread until their turn comes and their body has run.
 public actor SharedConnection {
     private let connection: Connection
-    private let executor: ConnectionExecutor
+    let executor: ConnectionExecutor
     /// The interrupt handle of the owned connection; `Sendable`, usable from any thread.
     public nonisolated let interruptHandle: InterruptHandle
     /// How the owned connection was opened.
@@ -70,7 +82,15 @@ public actor SharedConnection {
     /// - Throws: The errors of ``Connection/init(_:options:)``; ``SQLiteError/Kind/misuse`` in the unlikely
     ///   case that the system refuses to create the connection's thread.
     public init(_ mode: OpenMode, options: ConnectionOptions = .default) throws(SQLiteError) {
+        try self.init(mode, options: options, keepingOpen: nil)
+    }
+
+    /// The connection, keeping `other` alive until this connection's handle has closed (a pool's reader keeps
+    /// the pool's writer, so that the writer, which alone can checkpoint, closes last; see `ConnectionPool`).
+    init(_ mode: OpenMode, options: ConnectionOptions, keepingOpen other: SharedConnection?) throws(SQLiteError) {
         let connection = try Connection(mode, options: options)
+        connection.isShared = true
+        connection.keepsOpen = other
         guard let executor = ConnectionExecutor() else {
             throw SQLiteError(.misuse, message: "the system refused to create the SharedConnection's thread")
         }
@@ -94,9 +114,7 @@ public actor SharedConnection {
     ///   when SQLite rolled the transaction back by itself, or `CancellationError`.
     @discardableResult
     public func write<Result: Sendable>(_ body: sending (Connection) throws -> Result) async throws -> Result {
-        try await access { connection in
-            try connection.transaction(.immediate) { try body(connection) }
-        }
+        try await access { connection in try Self.writing(connection, body) }
     }
 
     /// Runs `body` as a read: in a deferred transaction, so that it sees one consistent snapshot, with
@@ -111,15 +129,24 @@ public actor SharedConnection {
     ///   it rolled the read transaction back (its message says whether writes after that were committed on their
     ///   own); `CancellationError`.
     public func read<Result: Sendable>(_ body: sending (Connection) throws -> Result) async throws -> Result {
-        try await access { connection in
-            try connection.execute("PRAGMA query_only = ON")
-            defer { _ = try? connection.execute("PRAGMA query_only = OFF") }
-            return try connection.transaction(.deferred) {
-                let result = try body(connection)
-                // Throwing here rolls the transaction back: nothing a read body wrote is kept.
-                if connection.holdsWriteLock { throw Self.writingRead }
-                return result
-            }
+        try await access { connection in try Self.reading(connection, body) }
+    }
+
+    /// A write access's work: `body` in an immediate transaction.
+    static func writing<Result>(_ connection: Connection, _ body: (Connection) throws -> Result) throws -> Result {
+        try connection.transaction(.immediate) { try body(connection) }
+    }
+
+    /// A read access's work: `body` in a deferred transaction with `query_only` on; a body that wrote anyway is
+    /// rolled back and throws.
+    static func reading<Result>(_ connection: Connection, _ body: (Connection) throws -> Result) throws -> Result {
+        try connection.execute("PRAGMA query_only = ON")
+        defer { _ = try? connection.execute("PRAGMA query_only = OFF") }
+        return try connection.transaction(.deferred) {
+            let result = try body(connection)
+            // Throwing here rolls the transaction back: nothing a read body wrote is kept.
+            if connection.holdsWriteLock { throw Self.writingRead }
+            return result
         }
     }
 
@@ -154,6 +181,31 @@ public actor SharedConnection {
         interruptHandle.interrupt()
     }
 
+    /// Closes the connection once the accesses queued before this call have run; see ``Connection/close()``.
+    ///
+    /// Observations end. Every later access throws ``SQLiteError/Kind/misuse`` ("the connection is closed");
+    /// closing again does nothing. When this is the last connection of any process to a database in WAL mode,
+    /// SQLite checkpoints the WAL into the database file and deletes it, so the file alone holds every commit.
+    ///
+    /// - Throws: ``SQLiteError/Kind/misuse`` when something still holds the database open (see
+    ///   ``Connection/close()``); the connection stays open then.
+    public func close() throws(SQLiteError) {
+        try connection.closeDatabase()
+        observationHub.close()
+    }
+
+    /// Closes the connection from code that is not async; see ``close()`` and ``readSynchronously(_:)`` for the
+    /// blocking.
+    ///
+    /// - Throws: As ``close()``; ``SQLiteError/Kind/misuse`` inside an access.
+    public nonisolated func closeSynchronously() throws(SQLiteError) {
+        try ConnectionExecutor.requireOutsideAccess()
+        let lease = executor.borrow()
+        defer { executor.giveBack(lease) }
+        let outcome = assumeIsolated { shared in Result { () throws(SQLiteError) in try shared.close() } }
+        try outcome.get()
+    }
+
     /// The one path to the connection: checks cancellation, runs `body` without ever suspending (so no other
     /// access can interleave), and makes sure no transaction outlives it. It installs the hooks that observations
     /// need before `body` runs, and delivers the transactions committed by `body` after it. Cancelling the task
@@ -171,7 +223,8 @@ public actor SharedConnection {
     }
 
     /// Runs one access's body; see ``access(_:)``.
-    private func run<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+    func run<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+        try connection.requireOpen()  // before anything reaches the handle, or the tracker that keeps it
         try connection.requireFileInPlace(before: "this access")
         let tracker = connection.changeTracker
         tracker.configure(observationHub.wanted)

@@ -125,6 +125,7 @@ extension Connection {
     ///   (`?`, `:name`), which a script cannot bind, fails with ``SQLiteError/Kind/parameterMismatch`` when its turn
     ///   comes.
     public func executeScript(_ script: SQL) throws(SQLiteError) {
+        try requireOpen()
         guard script.arguments.isEmpty else {
             throw SQLiteError(
                 .parameterMismatch,

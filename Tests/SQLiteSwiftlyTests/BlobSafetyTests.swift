@@ -74,7 +74,7 @@ import Testing
         #expect(writing.message.contains("locks"))
         #expect(FileManager.default.fileExists(atPath: target) == existed)
         #expect(OpenDatabaseFiles.identity(of: target) == before)
-        #expect(LockTable.held(on: path) == locks)
+        #expect(LockTable.held(on: path, expecting: locks) == locks)
         // A link to the database is the same file.
         let link = directory.path("link.sqlite")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)

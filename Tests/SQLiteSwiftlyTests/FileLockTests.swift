@@ -96,17 +96,50 @@ import Testing
 
 /// Runs one SQL text through the `sqlite3` shell on `path` (another process) and returns what it printed,
 /// without its last line break.
+///
+/// Spawned with `posix_spawn` and one pipe (close-on-exec) whose two descriptors this function closes exactly once
+/// each: these tests check that no descriptor of a database file is ever closed behind SQLite's back, so the
+/// harness itself must not close a descriptor number twice (a number closed twice may by then belong to another
+/// test's database, whose locks the second close would drop).
 func runShell(_ path: String, _ sql: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(sqlite3Shell))
-    process.arguments = ["-bail", path, sql]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    var text = String(decoding: data, as: UTF8.self)
+    let shell = try #require(sqlite3Shell)
+    var ends: [Int32] = [-1, -1]
+    try #require(pipe(&ends) == 0, "pipe failed")
+    let (reading, writing) = (ends[0], ends[1])
+    _ = fcntl(reading, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(writing, F_SETFD, FD_CLOEXEC)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, writing, 1)
+    posix_spawn_file_actions_adddup2(&actions, writing, 2)
+    let arguments = [shell, "-bail", path, sql]
+    var pointers = arguments.map { strdup($0) }
+    defer { for pointer in pointers { free(pointer) } }
+    pointers.append(nil)
+    var child = pid_t()
+    let spawned = posix_spawn(&child, shell, &actions, nil, pointers, environ)
+    close(writing)
+    guard spawned == 0 else {
+        close(reading)
+        throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
+    }
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(reading, &buffer, buffer.count)
+        if count > 0 {
+            output += buffer[..<count]
+        } else if count < 0 && errno == EINTR {
+            continue
+        } else {
+            break
+        }
+    }
+    close(reading)
+    var status: Int32 = 0
+    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+    var text = String(decoding: output, as: UTF8.self)
     if text.hasSuffix("\n") { text.removeLast() }
     return text
 }

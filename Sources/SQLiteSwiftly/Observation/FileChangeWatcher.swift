@@ -69,7 +69,8 @@ final class FileChangeWatcher: Sendable {
             }
             let names = [base, base + Array("-wal".utf8), base + Array("-journal".utf8)]
             let watcher = FileChangeWatcher(inotify: inotify, wake: wake, names: names, onChange: onChange)
-            return watcher.startThread() ? watcher : nil
+            // The thread holds the watcher, and so its descriptors, until it returns.
+            return DetachedThread.start({ watcher.run() }) ? watcher : nil
         #else
             return nil
         #endif
@@ -79,28 +80,6 @@ final class FileChangeWatcher: Sendable {
     func stop() {
         var one: UInt64 = 1
         _ = write(wake, &one, MemoryLayout<UInt64>.size)
-    }
-
-    private func startThread() -> Bool {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Darwin)
-            var thread: pthread_t?
-        #else
-            var thread = pthread_t()
-        #endif
-        let code = pthread_create(
-            &thread, &attributes,
-            { context in
-                guard let context else { return nil }
-                Unmanaged<FileChangeWatcher>.fromOpaque(context).takeRetainedValue().run()
-                return nil
-            }, context)
-        if code != 0 { Unmanaged<FileChangeWatcher>.fromOpaque(context).release() }
-        return code == 0
     }
 
     /// The thread: waits for events or the stop, reports the events that concern the database's files.

@@ -44,27 +44,8 @@ final class ConnectionExecutor: SerialExecutor {
 
     /// Starts the executor's thread; `nil` if the system refuses to create one.
     init?() {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Darwin)
-            var thread: pthread_t?
-        #else
-            var thread = pthread_t()
-        #endif
-        let code = pthread_create(
-            &thread, &attributes,
-            { context in
-                guard let context else { return nil }
-                Unmanaged<ConnectionExecutor>.fromOpaque(context).takeRetainedValue().run()
-                return nil
-            }, context)
-        guard code == 0 else {
-            Unmanaged<ConnectionExecutor>.fromOpaque(context).release()
-            return nil
-        }
+        // The thread holds the executor until its loop ends.
+        guard DetachedThread.start({ [self] in run() }) else { return nil }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -20,7 +20,7 @@ private func print(_ items: Any...) {
     /// `Planet` clashes with no other type of the test target.
     static func quickStart() throws -> (planets: [String], reopened: [String], directory: URL) {
         // README quick start: begin
-        struct Planet: TableModel {
+        struct Planet: TableModel, Equatable {
             var id: Int
             var name: String
             var au: Double  // mean distance from the Sun, in astronomical units

@@ -7,7 +7,7 @@ extension SQLFunction {
     ///
     /// ```swift
     /// try db.add(function: .regexp())
-    /// let codes = try db.fetchAll(String.self, "SELECT code FROM parts WHERE code REGEXP '^[A-Z]{2}-[0-9]+$'")
+    /// let count = try db.fetchValue(Int.self, "SELECT count(*) FROM parts WHERE code REGEXP '^[A-Z]{2}-[0-9]+$'")
     /// ```
     ///
     /// The matcher is the library's own, in Swift, with the same results on every platform. It never

@@ -43,8 +43,12 @@ final class ObservationHub: Sendable {
         /// The file watcher while an observer takes file events; `watcherFailed` once it could not start here.
         var watcher: FileChangeWatcher?
         var watcherFailed = false
-        /// Whether the task that checks after file events runs, and when the last event came.
-        var isCheckingAfterEvents = false
+        /// The task that checks after file events, while it runs, and when the last event came.
+        var eventChecks: Task<Void, Never>?
+        /// Whether the checks after events wait out a long interval after the last event (a new event then
+        /// replaces the task, so that its commit is not kept waiting), and which task is the current one.
+        var eventChecksInTail = false
+        var eventChecksGeneration = 0
         var lastFileEvent = ContinuousClock.Instant.now
         /// Whether the connection has attached databases, whose files the watcher does not watch: then every
         /// observer polls too.
@@ -369,52 +373,77 @@ final class ObservationHub: Sendable {
         return true
     }
 
-    /// The file watcher saw the database's files change: checks the data version 1 ms later, then at doubling
-    /// intervals (2, 4, 8 ms...), at most ``eventCheckInterval`` apart while events keep coming, and, once they
-    /// stop, on until ``eventCheckHorizon`` after the last one.
+    /// The file watcher saw the database's files change: checks the data version ``commitSettleTime`` after an
+    /// event, but never sooner than ``eventCheckInterval`` after the previous check, and, once events stop, at
+    /// doubling intervals until ``eventCheckHorizon`` after the last one.
     ///
     /// In WAL mode another process's commit becomes visible when it updates the WAL index in shared memory, after
     /// its last write to the WAL and, with `synchronous = FULL`, after an `fsync`; neither raises an event. A check
     /// at the event itself would usually run too early: hence the first one a millisecond later, when the commit
-    /// is usually visible, and the later ones for slow disks (the poller's backstop covers the rest). The cap
-    /// bounds the checks that this process's own writes cause (their events are the same): about one per
-    /// ``eventCheckInterval``, however fast the writes come.
+    /// is usually visible, and the later ones for slow disks (the poller's backstop covers the rest). The interval
+    /// bounds the checks that this process's own writes cause (their events are the same): one per interval,
+    /// however fast the writes come.
     private func filesChanged() {
-        let start = state.withLock { state -> Bool in
+        state.withLock { state in
             state.lastFileEvent = .now
-            guard !state.isCheckingAfterEvents else { return false }
-            state.isCheckingAfterEvents = true
-            return true
+            // A task checking at short intervals notices the event by itself; one waiting in its tail is replaced.
+            guard state.eventChecks == nil || state.eventChecksInTail else { return }
+            state.eventChecks?.cancel()
+            state.eventChecksInTail = false
+            state.eventChecksGeneration += 1
+            let generation = state.eventChecksGeneration
+            state.eventChecks = Task { [weak self] in await self?.checkAfterEvents(generation: generation) }
         }
-        guard start else { return }
-        Task { [weak self] in
-            var gap = Duration.milliseconds(1)
-            while let hub = self {
-                try? await Task.sleep(for: gap)
-                guard await hub.checkOtherConnections() else { return hub.endChecksAfterEvents() }
-                let done = hub.state.withLock { state -> Bool in
-                    let quietFor = ContinuousClock.now - state.lastFileEvent
-                    if quietFor < Self.eventCheckInterval {
-                        gap = min(gap * 2, Self.eventCheckInterval)
-                    } else {
-                        gap *= 2
-                    }
-                    guard quietFor >= Self.eventCheckHorizon else { return false }
-                    state.isCheckingAfterEvents = false
-                    return true
+    }
+
+    /// The checks after file events; see ``filesChanged()``. Ends when cancelled (a newer task took over), when
+    /// ``eventCheckHorizon`` passed without an event, or when nothing is left to check.
+    private func checkAfterEvents(generation: Int) async {
+        var lastCheck = ContinuousClock.now - Self.eventCheckInterval
+        var tailGap = Self.eventCheckInterval
+        while !Task.isCancelled {
+            let now = ContinuousClock.now
+            let wait = state.withLock { state -> Duration? in
+                guard state.eventChecksGeneration == generation else { return nil }
+                if state.lastFileEvent >= lastCheck {
+                    // An event since the last check: 1 ms after it, at most one check per interval.
+                    state.eventChecksInTail = false
+                    tailGap = Self.eventCheckInterval
+                    let settle = Self.commitSettleTime - (now - state.lastFileEvent)
+                    let spacing = Self.eventCheckInterval - (now - lastCheck)
+                    return max(settle, spacing, .zero)
                 }
-                if done { return }
+                guard now - state.lastFileEvent < Self.eventCheckHorizon else {
+                    state.eventChecks = nil
+                    state.eventChecksInTail = false
+                    return nil
+                }
+                state.eventChecksInTail = true
+                defer { tailGap *= 2 }
+                return tailGap
+            }
+            guard let wait else { return }
+            if wait > .zero {
+                do { try await Task.sleep(for: wait) } catch { return }  // cancelled: a newer task took over
+            }
+            lastCheck = ContinuousClock.now
+            guard await checkOtherConnections() else {
+                return state.withLock { state in
+                    guard state.eventChecksGeneration == generation else { return }
+                    state.eventChecks = nil
+                    state.eventChecksInTail = false
+                }
             }
         }
     }
 
-    /// The longest interval between checks while file events keep coming.
+    /// How long after a file event the data version is first checked: time for the writer to finish its commit.
+    static let commitSettleTime: Duration = .milliseconds(1)
+
+    /// The shortest interval between two checks caused by file events.
     static let eventCheckInterval: Duration = .milliseconds(10)
 
     /// How long after the last file event the checks go on.
     static let eventCheckHorizon: Duration = .milliseconds(1000)
 
-    private func endChecksAfterEvents() {
-        state.withLock { $0.isCheckingAfterEvents = false }
-    }
 }

@@ -198,7 +198,7 @@ enum LockTable {
                 && target.st_dev == info.st_dev
         }
         let table = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
-        let lines = table.split(separator: "\n").filter { $0.hasSuffix("") && $0.contains(":\(info.st_ino) ") }
+        let lines = table.split(separator: "\n").filter { $0.contains(":\(info.st_ino) ") }
         return "fds \(open), pid \(getpid()), lines \(lines)"
     }
 

@@ -58,6 +58,9 @@ import Testing
         try db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, data BLOB)")
         try db.execute("INSERT INTO photos VALUES (1, x'0A0B0C')")
         let locks = LockTable.held(on: path)
+        #if os(Linux)
+            #expect(!locks.isEmpty, "the connection holds no lock on the file: nothing to test")
+        #endif
         let target = path + suffix
         // Only `stat` looks at the files here: reading one would close a descriptor of it and drop the locks.
         let existed = FileManager.default.fileExists(atPath: target)
@@ -74,7 +77,7 @@ import Testing
         #expect(writing.message.contains("locks"))
         #expect(FileManager.default.fileExists(atPath: target) == existed)
         #expect(OpenDatabaseFiles.identity(of: target) == before)
-        #expect(LockTable.held(on: path, expecting: locks) == locks)
+        #expect(LockTable.held(on: path) == locks)
         // A link to the database is the same file.
         let link = directory.path("link.sqlite")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)

@@ -60,6 +60,9 @@ let package = Package(
         .executableTarget(name: "ContentionWriter", dependencies: ["SQLiteSwiftly"], path: "Tests/ContentionWriter"),
         // A child process for the changeset convergence test: one of two databases kept in step.
         .executableTarget(name: "SyncPeer", dependencies: ["SQLiteSwiftly"], path: "Tests/SyncPeer"),
+        // The README's Swift blocks in order, as one program (generated; ReadmeWalkthroughTests checks and runs it).
+        .executableTarget(
+            name: "ReadmeWalkthrough", dependencies: ["SQLiteSwiftlyMacros"], path: "Tests/ReadmeWalkthrough"),
         // A child process for the memory-pressure test: SQLite's heap limit is global to a process.
         .executableTarget(
             name: "MemoryProbe", dependencies: ["SQLiteSwiftly", "CSQLiteSwiftly"], path: "Tests/MemoryProbe"),

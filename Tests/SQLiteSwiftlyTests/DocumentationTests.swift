@@ -91,36 +91,6 @@ import Testing
         }
     }
 
-    @Test("every Swift block of the README is an example that a test runs")
-    func readmeShowsTestedExamples() throws {
-        let readme = try String(
-            contentsOf: DocumentationSources.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let examples = try DocumentationSources.examples().examples.map(\.text)
-        let macroTest = try String(
-            contentsOf: DocumentationSources.tests.appendingPathComponent(
-                "SQLiteSwiftlyMacrosTests/MacroReadmeExampleTests.swift"),
-            encoding: .utf8)
-        let macroLines = Set(macroTest.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-        let blocks = DocumentationSources.swiftBlocks(in: readme)
-        #expect(blocks.count >= 5, "the README's Swift blocks were not found")
-        for block in blocks {
-            let firstLine = String(block.prefix { $0 != "\n" })
-            if firstLine.hasPrefix(".package(") { continue }  // a manifest excerpt: SwiftPM reads it, not a test
-            if let snippet = QuickStartTests.snippet, firstLine == "import Foundation",
-                block.hasSuffix(snippet.trimmingCharacters(in: .newlines))
-            {
-                continue  // QuickStartTests runs it, and checks it in the README
-            }
-            if firstLine == "import SQLiteSwiftlyMacros" {  // MacroReadmeExampleTests runs it, split in two places
-                let missing = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty && !macroLines.contains($0) }
-                #expect(missing.isEmpty, "README's @Table example has lines MacroReadmeExampleTests lacks: \(missing)")
-                continue
-            }
-            #expect(examples.contains(block), "README.md's Swift block \"\(firstLine)\" is no article's tested example")
-        }
-    }
-
     @Test("the extraction finds blocks and markers as written, and refuses broken markers")
     func extraction() {
         let markdown =

@@ -114,13 +114,21 @@ import Testing
 
 /// Runs one SQL text through the `sqlite3` shell on `path` (another process) and returns what it printed,
 /// without its last line break.
-///
-/// Spawned with `posix_spawn` and one pipe (close-on-exec) whose two descriptors this function closes exactly once
-/// each: these tests check that no descriptor of a database file is ever closed behind SQLite's back, so the
-/// harness itself must not close a descriptor number twice (a number closed twice may by then belong to another
-/// test's database, whose locks the second close would drop).
 func runShell(_ path: String, _ sql: String) throws -> String {
     let shell = try #require(sqlite3Shell)
+    var text = try runCapturingOutput([shell, "-bail", path, sql]).output
+    if text.hasSuffix("\n") { text.removeLast() }
+    return text
+}
+
+/// Runs the program `arguments[0]` with `arguments`, this process's environment and `environment` added to it
+/// (`NAME=value` entries), and returns its exit status and what it wrote to standard output and standard error.
+///
+/// Spawned with `posix_spawn` and one pipe (close-on-exec) whose two descriptors this function closes exactly once
+/// each: the lock tests check that no descriptor of a database file is ever closed behind SQLite's back, so the
+/// harness itself must not close a descriptor number twice (a number closed twice may by then belong to another
+/// test's database, whose locks the second close would drop).
+func runCapturingOutput(_ arguments: [String], environment: [String] = []) throws -> (status: Int32, output: String) {
     var ends: [Int32] = [-1, -1]
     try #require(pipe(&ends) == 0, "pipe failed")
     let (reading, writing) = (ends[0], ends[1])
@@ -131,12 +139,18 @@ func runShell(_ path: String, _ sql: String) throws -> String {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, writing, 1)
     posix_spawn_file_actions_adddup2(&actions, writing, 2)
-    let arguments = [shell, "-bail", path, sql]
     var pointers = arguments.map { strdup($0) }
-    defer { for pointer in pointers { free(pointer) } }
+    var environmentPointers = environment.map { strdup($0) }
+    defer { for pointer in pointers + environmentPointers { free(pointer) } }
     pointers.append(nil)
+    var index = 0
+    while let entry = environ[index] {
+        environmentPointers.append(strdup(entry))
+        index += 1
+    }
+    environmentPointers.append(nil)
     var child = pid_t()
-    let spawned = posix_spawn(&child, shell, &actions, nil, pointers, environ)
+    let spawned = posix_spawn(&child, arguments[0], &actions, nil, pointers, environmentPointers)
     close(writing)
     guard spawned == 0 else {
         close(reading)
@@ -157,9 +171,8 @@ func runShell(_ path: String, _ sql: String) throws -> String {
     close(reading)
     var status: Int32 = 0
     while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-    var text = String(decoding: output, as: UTF8.self)
-    if text.hasSuffix("\n") { text.removeLast() }
-    return text
+    let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return (exitStatus, String(decoding: output, as: UTF8.self))
 }
 
 /// This process's POSIX record locks on a file, as the kernel itself reports them.

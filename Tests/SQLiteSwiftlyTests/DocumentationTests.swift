@@ -94,18 +94,19 @@ import Testing
             guard let first = shown.first else { continue }
             let inside = shown.filter { $0.example.function != nil }
             for (block, example) in shown where example.file != first.example.file {
-                let wanted = "\(first.example.file), with block \(first.block)"
-                Issue.record("\(article.name).md, Swift block \(block): its example is in \(example.location), not \(wanted)")
+                let wanted = "not \(first.example.file), with block \(first.block)"
+                Issue.record(
+                    "\(article.name).md, Swift block \(block): its example is in \(example.location), \(wanted)")
             }
             for (block, example) in inside where example.function != inside[0].example.function {
-                let wanted = "\(inside[0].example.function ?? ""), with block \(inside[0].block)"
-                Issue.record("\(article.name).md, Swift block \(block): \(example.location) is not in function \(wanted)")
+                let wanted = "function \(inside[0].example.function ?? ""), with block \(inside[0].block)"
+                Issue.record("\(article.name).md, Swift block \(block): \(example.location) is not in \(wanted)")
             }
             let sequence = shown.filter { $0.example.function == nil } + inside
             for (previous, next) in zip(sequence, sequence.dropFirst())
             where next.example.file == previous.example.file && next.example.line < previous.example.line {
-                let order = "its example (\(next.example.location)) is before block \(previous.block)'s"
-                Issue.record("\(article.name).md, Swift block \(next.block) follows block \(previous.block), but \(order)")
+                let order = "but its example (\(next.example.location)) is before block \(previous.block)'s"
+                Issue.record("\(article.name).md, Swift block \(next.block) follows block \(previous.block), \(order)")
             }
         }
         for exception in Self.separateExamples {

@@ -163,9 +163,8 @@ import Testing
         try appDatabase.insert(Planet(id: 4, name: "Mars", au: 1.524, moons: 2))
         try appDatabase.execute("INSERT INTO moons VALUES ('Phobos', 4), ('Deimos', 4)")
         // END QueriesAndTransactions: migrations
-        #expect(try Connection.createTableSQL(for: Planet.self) == [
-            try #require(try appDatabase.fetchValue(String.self, "SELECT sql FROM sqlite_schema WHERE name = 'planets'"))
-        ])
+        let frozen = try appDatabase.fetchValue(String.self, "SELECT sql FROM sqlite_schema WHERE name = 'planets'")
+        #expect(try Connection.createTableSQL(for: Planet.self) == [frozen])  // v1's text is still the model's
         #expect(try migrator.migrate(appDatabase).isEmpty)
 
         // BEGIN QueriesAndTransactions: table rebuild

@@ -87,9 +87,9 @@ extension TableModelsArticle.Recipe: Equatable {}
         // END TableModels: columns by name
         #expect(all.map(\.name) == ["Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn"])
         #expect(some.map(\.au) == all.map(\.au))
-        let mismatch = try requireSQLiteError { try db.fetchAll(Planet.self, "SELECT id, name FROM planets") }
-        #expect(mismatch.kind == .modelMismatch && mismatch.column == "au")
-        #expect(mismatch.description.hasPrefix(Self.modelMismatch))
+        let missing = try requireSQLiteError { try db.fetchAll(Planet.self, "SELECT id, name FROM planets") }
+        #expect(missing.kind == .modelMismatch && missing.column == "au")
+        #expect(missing.description.hasPrefix(Self.modelMismatch))
 
         // BEGIN TableModels: codable model
         struct Moon: CodableTableModel {
@@ -223,7 +223,8 @@ extension TableModelsArticle.Recipe: Equatable {}
         #expect(differences.map(\.description) == Self.differences)
         let schema = try requireSQLiteError { try old.verify(Planet.self) }
         #expect(schema.kind == .schemaMismatch && schema.differences == differences)
-        #expect(schema.description.hasPrefix(#"schema mismatch: Planet does not match table "planets" (2 differences)"#))
+        let mismatch = #"schema mismatch: Planet does not match table "planets" (2 differences)"#
+        #expect(schema.description.hasPrefix(mismatch))
         #expect(throws: SQLiteError.self) { try old.makeInsertStatement(for: Planet.self) }
 
         let article = try #require(try DocumentationSources.articles().first { $0.name == "TableModels" })

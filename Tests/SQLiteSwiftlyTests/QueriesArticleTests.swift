@@ -14,6 +14,8 @@ import Testing
         let db = try ArticleFixture.database(at: path)
         let userPath = directory.path("user.sqlite")  // the article: "paths where no file exists yet"
         let backupPath = directory.path("backup.sqlite")
+        var printed: [String] = []
+        func print(_ items: String...) { printed.append(items.joined(separator: " ")) }  // what the article prints
         // BEGIN QueriesAndTransactions: verbs
         try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
         let changed = try db.execute("UPDATE planets SET au = 5.2 WHERE name = 'Jupiter'")  // 1 row changed
@@ -35,6 +37,7 @@ import Testing
             print(name, moons.map(String.init) ?? "unknown")  // Mercury 0, ..., Mars unknown, ...
         }
         // END QueriesAndTransactions: typed untyped rows
+        #expect(printed == ["Mercury 0", "Venus 0", "Earth 1", "Mars unknown", "Jupiter 95", "Saturn 146"])
         let untyped = try db.fetchAll(UntypedRow.self, "SELECT name, moons FROM planets ORDER BY id")
         #expect(try untyped.map { try $0["name", as: String.self] } == inner.map(\.name) + ["Jupiter", "Saturn"])
         #expect(try untyped[3][1, as: Int?.self] == nil)

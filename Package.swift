@@ -52,6 +52,7 @@ let package = Package(
             name: "SQLiteSwiftlyTests",
             dependencies: [
                 "SQLiteSwiftly", "CSQLiteSwiftly", .product(name: "PropertyBased", package: "swift-property-based"),
+                "SQLiteSwiftlyMacros",  // the articles that continue from Getting Started declare models with @Table
             ]
         ),
         // A child process for the crash-safety tests: commits numbered transactions until it is killed.

@@ -148,20 +148,6 @@ enum RelationsArticle {
         #expect(recent.map { $0.map(\.id) } == [[11], [], [10]])
         #expect(bookAuthors.map { $0?.name } == ["Italo", "Ursula", "Ursula"])
 
-        try db.createTable(for: Tag.self)
-        try db.createTable(for: BookTag.self)
-        try db.execute("INSERT INTO tags VALUES ('fantasy'), ('classic')")
-        try db.execute("INSERT INTO book_tags VALUES (12, 'fantasy'), (12, 'classic'), (13, 'classic')")
-        let tagged = try db.fetchRelated(
-            ToManyRelation<Book, Tag>.hasMany(through: BookTag.self), of: books.flatMap { $0 }, orderBy: "tags.name")
-        #expect(tagged.map { $0.map(\.name) } == [[], ["classic", "fantasy"], []])
-        let classics = try db.fetchRelated(Tag.books, of: [Tag(name: "classic")], orderBy: "books.id")
-        #expect(classics.map { $0.map(\.id) } == [[12, 13]])
-        let unsupported = try #require(throws: SQLiteError.self) {
-            try db.fetchRelated(ToManyRelation<Tag, Employee>.hasMany(), of: [])
-        }
-        #expect(unsupported.kind == .unsupportedRelation)
-
         // BEGIN Relations: snapshot
         let pool = try ConnectionPool(.open(path: path))
         let (list, children) = try await pool.read { db in
@@ -181,5 +167,20 @@ enum RelationsArticle {
         #expect(try await iterator.next()?.map(\.1.name) == ["Ursula", "Calvino", "Ursula"])
         try await pool.write { db in try db.execute("UPDATE books SET author_id = 3 WHERE id = 13") }
         #expect(try await iterator.next()?.map(\.1.name) == ["Ursula", "Calvino", "Ursula", "Jorge"])
+
+        // After the last block: the many-to-many relation of the tags models, which the article declares only.
+        try db.createTable(for: Tag.self)
+        try db.createTable(for: BookTag.self)
+        try db.execute("INSERT INTO tags VALUES ('fantasy'), ('classic')")
+        try db.execute("INSERT INTO book_tags VALUES (12, 'fantasy'), (12, 'classic'), (13, 'classic')")
+        let tagged = try db.fetchRelated(
+            ToManyRelation<Book, Tag>.hasMany(through: BookTag.self), of: books.flatMap { $0 }, orderBy: "tags.name")
+        #expect(tagged.map { $0.map(\.name) } == [[], ["classic", "fantasy"], []])
+        let classics = try db.fetchRelated(Tag.books, of: [Tag(name: "classic")], orderBy: "books.id")
+        #expect(classics.map { $0.map(\.id) } == [[12, 13]])
+        let unsupported = try #require(throws: SQLiteError.self) {
+            try db.fetchRelated(ToManyRelation<Tag, Employee>.hasMany(), of: [])
+        }
+        #expect(unsupported.kind == .unsupportedRelation)
     }
 }

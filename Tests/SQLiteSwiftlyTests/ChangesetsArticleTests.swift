@@ -3,10 +3,19 @@ import Testing
 
 @testable import SQLiteSwiftly
 
-/// The examples of the Changesets, Undo and Sync article, run in the article's order.
+/// The examples of the Changesets, Undo and Sync article, in its order, each continuing from the ones before.
 @Suite struct ChangesetsArticleTests {
-    @Test("recording a changeset, reading it back from its bytes, and the missing-extension error")
-    func recording() throws {
+    @Test("the article's examples run in order from paths where no file exists, with the results they show")
+    func walkthrough() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.sqlite")  // the article: "paths where no file exists yet"
+        let laptopPath = directory.path("laptop.sqlite")
+        let phonePath = directory.path("phone.sqlite")
+        func titles(_ shared: SharedConnection) async throws -> [String] {
+            try await shared.read { db in try db.fetchAll(UntypedRow.self, "SELECT title FROM notes ORDER BY id") }
+                .compactMap { row in if case .text(let title)? = row[0] { title } else { nil } }
+        }
+
         // BEGIN ChangesetsUndoAndSync: recording
         let db = try Connection.inMemory()
         try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT)")
@@ -28,28 +37,6 @@ import Testing
         #expect(changes[0].newValues == [nil, nil, "bread"])
         #expect(changes[1].newValues == [2, "Ideas", .null])
 
-        var reached = false
-        try SessionFunctions.$absentForTesting.withValue("sqlite3session_create") {
-            // BEGIN ChangesetsUndoAndSync: unavailable
-            do {
-                _ = try db.recordingChangeset { try db.execute("DELETE FROM notes") }
-            } catch let error as SQLiteError where error.kind == .sessionUnavailable {
-                // this SQLite was built without the session extension: hide Undo, sync another way
-            }
-            // END ChangesetsUndoAndSync: unavailable
-            reached = try db.fetchValue(Int.self, "SELECT count(*) FROM notes") == 2
-        }
-        #expect(reached)
-    }
-
-    @Test("undo, redo, a group and a conflict in an editing app")
-    func undoInAnEditingApp() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("notes.sqlite")
-        func titles(_ shared: SharedConnection) async throws -> [String] {
-            try await shared.read { db in try db.fetchAll(UntypedRow.self, "SELECT title FROM notes ORDER BY id") }
-                .compactMap { row in if case .text(let title)? = row[0] { title } else { nil } }
-        }
         // BEGIN ChangesetsUndoAndSync: undo
         let shared = try SharedConnection(.create(path: path))
         try await shared.write { db in
@@ -95,13 +82,7 @@ import Testing
         // END ChangesetsUndoAndSync: conflict
         #expect(try await titles(shared) == ["Errands"])
         #expect(!history.canUndo && !history.canRedo)
-    }
 
-    @Test("two databases exchange changesets and converge; a patchset deletes on both")
-    func twoDatabases() throws {
-        let directory = try TemporaryDirectory()
-        let laptopPath = directory.path("laptop.sqlite")
-        let phonePath = directory.path("phone.sqlite")
         // BEGIN ChangesetsUndoAndSync: sync
         let laptop = try Connection(creating: laptopPath)
         let phone = try Connection(creating: phonePath)
@@ -143,5 +124,18 @@ import Testing
         // END ChangesetsUndoAndSync: patchset
         #expect(try phone.fetchValue(Int.self, "SELECT count(*) FROM notes") == 1)
         #expect(try ChangesetFixture.contents(of: laptop) == ChangesetFixture.contents(of: phone))
+
+        // BEGIN ChangesetsUndoAndSync: unavailable
+        do {
+            _ = try db.recordingChangeset { try db.execute("DELETE FROM notes") }  // with the extension: no note left
+        } catch let error as SQLiteError where error.kind == .sessionUnavailable {
+            // this SQLite was built without the session extension: hide Undo, sync another way
+        }
+        // END ChangesetsUndoAndSync: unavailable
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM notes") == 0)
+        try SessionFunctions.$absentForTesting.withValue("sqlite3session_create") {  // without the extension:
+            let error = try requireSQLiteError { try db.recordingChangeset { try db.execute("DELETE FROM notes") } }
+            #expect(error.kind == .sessionUnavailable)
+        }
     }
 }

@@ -74,6 +74,47 @@ import Testing
         }
     }
 
+    /// Articles whose examples do not yet run as one walk-through, each with its reason.
+    static let separateExamples: [(article: String, reason: String)] = [
+        ("Observation", "its examples still run one per test, each on its own database; to be converted")
+    ]
+
+    /// A reader follows an article from its first block: so does its test. Each article's examples are in one
+    /// test file, declarations outside any function first, then the others in one test function, each in the
+    /// article's order, so that every block runs after the blocks the article shows before it.
+    @Test("each article's examples run in the article's order, in one file and one test function")
+    func articlesRunInOrder() throws {
+        let examples = try DocumentationSources.examples().examples
+        for article in try DocumentationSources.articles()
+        where !Self.separateExamples.contains(where: { $0.article == article.name }) {
+            let shown: [(block: Int, example: DocumentationSources.Example)] =
+                DocumentationSources.swiftBlocks(in: article.text).enumerated().compactMap { number, block in
+                    examples.first { $0.article == article.name && $0.text == block }.map { (number + 1, $0) }
+                }
+            guard let first = shown.first else { continue }
+            let inside = shown.filter { $0.example.function != nil }
+            for (block, example) in shown where example.file != first.example.file {
+                let wanted = "not \(first.example.file), with block \(first.block)"
+                Issue.record(
+                    "\(article.name).md, Swift block \(block): its example is in \(example.location), \(wanted)")
+            }
+            for (block, example) in inside where example.function != inside[0].example.function {
+                let wanted = "function \(inside[0].example.function ?? ""), with block \(inside[0].block)"
+                Issue.record("\(article.name).md, Swift block \(block): \(example.location) is not in \(wanted)")
+            }
+            let sequence = shown.filter { $0.example.function == nil } + inside
+            for (previous, next) in zip(sequence, sequence.dropFirst())
+            where next.example.file == previous.example.file && next.example.line < previous.example.line {
+                let order = "but its example (\(next.example.location)) is before block \(previous.block)'s"
+                Issue.record("\(article.name).md, Swift block \(next.block) follows block \(previous.block), \(order)")
+            }
+        }
+        for exception in Self.separateExamples {
+            let article = try DocumentationSources.articles().first { $0.name == exception.article }
+            #expect(article != nil, "separateExamples names \(exception.article).md, which no longer exists")
+        }
+    }
+
     @Test("the landing page's Topics list every article and every public type of the module")
     func landingPageReachesEverything() throws {
         let articles = try DocumentationSources.articles()
@@ -119,8 +160,14 @@ enum DocumentationSources {
         var article: String
         var name: String
         var text: String
+        /// The file (relative to the package) and line of the BEGIN marker.
+        var file: String
+        var line: Int
+        /// The function whose body holds the example, or `nil` for a declaration outside any function.
+        var function: String?
+
         /// `file:line` of the BEGIN marker.
-        var location: String
+        var location: String { "\(file):\(line)" }
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -158,7 +205,8 @@ enum DocumentationSources {
         var examples: [Example] = []
         var problems: [String] = []
         var open: (article: String, name: String, indent: Int, line: Int, lines: [String], broken: Bool)?
-        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        for (number, line) in sourceLines.enumerated() {
             let trimmed = line.drop { $0 == " " }
             let indent = line.count - trimmed.count
             if let (isBegin, article, name) = marker(trimmed) {
@@ -172,8 +220,9 @@ enum DocumentationSources {
                     guard !current.broken else { continue }
                     examples.append(
                         Example(
-                            article: article, name: name, text: current.lines.joined(separator: "\n"),
-                            location: "\(file):\(current.line)"))
+                            article: article, name: name, text: current.lines.joined(separator: "\n"), file: file,
+                            line: current.line,
+                            function: enclosingFunction(of: current.line - 1, indent: current.indent, in: sourceLines)))
                 } else {
                     problems.append("\(file):\(number + 1): END \(article): \(name) closes no open example")
                     open = nil
@@ -193,6 +242,21 @@ enum DocumentationSources {
             problems.append("\(file):\(current.line): example \"\(current.name)\" has no END marker")
         }
         return (examples, problems)
+    }
+
+    /// The name of the innermost function around line `index` (0-based, indented by `indent`), found by walking up
+    /// to each less indented line that opens the scope around it; `nil` when no `func` opens one.
+    static func enclosingFunction(of index: Int, indent: Int, in lines: [Substring]) -> String? {
+        var indent = indent
+        for line in lines[..<index].reversed() {
+            let trimmed = line.drop { $0 == " " }
+            guard !trimmed.isEmpty, line.count - trimmed.count < indent else { continue }
+            indent = line.count - trimmed.count
+            if let keyword = trimmed.range(of: "func ") {
+                return String(trimmed[keyword.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            }
+        }
+        return nil
     }
 
     /// The parts of a `// BEGIN Article: name` or `// END Article: name` line, or `nil` for any other line (such

@@ -2,51 +2,36 @@ import Foundation
 import SQLiteSwiftly
 import Testing
 
-/// The examples of the Errors article; `log` stands for the app's logger.
+/// The examples of the Errors article, in its order, continuing from Getting Started's planets at `path`; `log`
+/// stands for the app's logger.
 @Suite struct ErrorsArticleTests {
     typealias Planet = ArticleFixture.Planet
 
-    @Test("an error's description says what and where, without values; the article shows three of them")
-    func descriptions() throws {
+    @Test("the article's examples run in order on Getting Started's database, and log what the article shows")
+    func walkthrough() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("app.sqlite")
         let db = try ArticleFixture.database(at: path)
         var logged: [String] = []
         func log(_ message: String) { logged.append(message) }
-        let name = "Mars"
         // BEGIN Errors: description
+        let name = "Mars"  // whose moons are NULL: unknown
         do {
             _ = try db.fetchValue(Int.self, "SELECT moons FROM planets WHERE name = \(name)")  // NULL
         } catch {
             log(error.localizedDescription)  // the same text as error.description
         }
         // END Errors: description
-        do {
-            _ = try Connection(creating: path)
-        } catch {
-            log(error.description)
-        }
-        do {
-            try db.makeInsertStatement(for: Planet.self).insert(Planet(id: 10, name: "Earth", au: 1.0, moons: 1))
-        } catch {
-            log("\(error)")
-        }
-        #expect(logged.count == 3)
+        #expect(logged.count == 1)
+        let exists = try requireSQLiteError { try Connection(creating: path) }
+        let duplicate = try requireSQLiteError { try db.insert(Planet(id: 10, name: "Earth", au: 1.0, moons: 1)) }
         let article = try #require(try DocumentationSources.articles().first { $0.name == "Errors" })
-        for description in logged {
+        for description in logged + [exists.description, duplicate.description] {
             #expect(!description.contains("Earth"), "a description shows no bound value")
             let shown = description.replacingOccurrences(of: path, with: "/tmp/app.sqlite")
             #expect(article.text.contains(shown + "\n"), "Errors.md shows: \(shown)")
         }
-    }
 
-    @Test("typed throws give an SQLiteError to the catch block without a cast")
-    func typedThrows() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("app.sqlite")
-        _ = try Connection(creating: path)
-        var logged: [String] = []
-        func log(_ message: String) { logged.append(message) }
         // BEGIN Errors: typed throws
         do {
             let db = try Connection(creating: path)
@@ -60,19 +45,12 @@ import Testing
             }
         }
         // END Errors: typed throws
-        #expect(logged == ["a database exists at \(path) already"])
-    }
+        #expect(logged.count == 2 && logged.last == "a database exists at \(path) already")
 
-    @Test("errors from a transaction body are matched by type")
-    func untypedThrows() throws {
-        let db = try ArticleFixture.database()
-        let insert = try db.makeInsertStatement(for: Planet.self)
-        var logged: [String] = []
-        func log(_ message: String) { logged.append(message) }
         // BEGIN Errors: untyped throws
         do {
             try db.transaction {  // the body is your code: it may throw any error
-                try insert.insert(Planet(id: 3, name: "Earth", au: 1.0, moons: 1))
+                try db.insert(Planet(id: 3, name: "Earth", au: 1.0, moons: 1))
             }
         } catch let error as SQLiteError {
             if error.code == .constraintPrimaryKey { log("planet 3 exists already") }
@@ -80,6 +58,7 @@ import Testing
             log("the transaction failed: \(error)")
         }
         // END Errors: untyped throws
-        #expect(logged == ["planet 3 exists already"])
+        #expect(logged.count == 3 && logged.last == "planet 3 exists already")
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM planets") == 6)
     }
 }

@@ -1,12 +1,13 @@
 import SQLiteSwiftly
 import Testing
 
-/// The example of the Migrating from GRDB or SQLite.swift article, run on ``ArticleFixture``'s planets.
+/// The example of the Migrating from GRDB or SQLite.swift article, continuing (as it says) from the six planets of
+/// Getting Started's *Create, insert, read*: ``ArticleFixture/database(at:)``.
 @Suite struct MigratingArticleTests {
     typealias Planet = ArticleFixture.Planet
 
-    @Test("a GRDB record's first calls have one-call counterparts")
-    func firstCalls() throws {
+    @Test("a GRDB record's first calls have one-call counterparts, on Getting Started's planets")
+    func walkthrough() throws {
         let db = try ArticleFixture.database()
         // BEGIN MigratingFromGRDBOrSQLiteSwift: first calls
         try db.insert(Planet(id: 7, name: "Uranus", au: 19.19, moons: 28))  // player.insert(db)

@@ -18,52 +18,33 @@ extension Order: RowDecodable {
 }
 // END Performance: read first
 
-/// The examples of the Performance article.
+/// The examples of the Performance article, in its order, continuing (as it says) from Getting Started's planets.
 @Suite struct PerformanceArticleTests {
     typealias Planet = ArticleFixture.Planet
 
-    @Test("a batch of inserts in one transaction, through one prepared statement")
-    func batchInsert() throws {
-        let db = try Connection.inMemory()
-        try db.createTable(for: Planet.self)
-        let planets = ArticleFixture.planets
+    @Test("the article's examples run in order on Getting Started's planets, with the results they show")
+    func walkthrough() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ArticleFixture.database(at: directory.path("planets.sqlite"))
+        let newPath = directory.path("new.sqlite")  // the article: "a path where no file exists yet"
         // BEGIN Performance: batch
+        let outerPlanets = [
+            Planet(id: 7, name: "Uranus", au: 19.19, moons: 28),
+            Planet(id: 8, name: "Neptune", au: 30.07, moons: 16),
+        ]
         let insert = try db.makeInsertStatement(for: Planet.self)  // compiled once
         try db.transaction {  // one commit, instead of one per row
-            for planet in planets { try insert.insert(planet) }
+            for planet in outerPlanets { try insert.insert(planet) }
         }
         // END Performance: batch
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM planets") == planets.count)
-    }
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM planets") == 8)
 
-    @Test("a pool whose connections commit with synchronous = NORMAL")
-    func synchronousNormal() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("normal.sqlite")
         // BEGIN Performance: synchronous
-        let pool = try ConnectionPool(.create(path: path), options: ConnectionOptions(synchronous: .normal))
+        let pool = try ConnectionPool(.create(path: newPath), options: ConnectionOptions(synchronous: .normal))
         // END Performance: synchronous
-        #expect(try await pool.write { db in try db.fetchValue(Int.self, "PRAGMA synchronous") } == 1)
-        #expect(try await pool.read { db in try db.fetchValue(Int.self, "PRAGMA synchronous") } == 1)
-    }
+        #expect(try pool.writeSynchronously { db in try db.fetchValue(Int.self, "PRAGMA synchronous") } == 1)
+        #expect(try pool.readSynchronously { db in try db.fetchValue(Int.self, "PRAGMA synchronous") } == 1)
 
-    @Test("point lookups through a prepared statement with typed values")
-    func lookups() throws {
-        let db = try ArticleFixture.database()
-        let ids = [3, 1, 99, 4]
-        // BEGIN Performance: lookups
-        let byID = try db.prepare("SELECT * FROM planets WHERE id = ?")
-        var names: [String] = []
-        for id in ids {
-            if let planet = try byID.fetchOne(Planet.self, binding: id) { names.append(planet.name) }
-        }
-        // END Performance: lookups
-        #expect(names == ["Earth", "Mercury", "Mars"])
-    }
-
-    @Test("interpolated values keep the SQL text, and so the cached statement, the same")
-    func cacheFriendly() throws {
-        let db = try ArticleFixture.database()
         // BEGIN Performance: cache
         let before = db.cachedStatementCount
         for id in 1...3 {
@@ -72,6 +53,16 @@ extension Order: RowDecodable {
         let added = db.cachedStatementCount - before  // 1: one text, kept from its second run
         // END Performance: cache
         #expect(added == 1)
+
+        // BEGIN Performance: lookups
+        let ids = [3, 1, 99, 4]  // no planet has id 99
+        let byID = try db.prepare("SELECT * FROM planets WHERE id = ?")
+        var names: [String] = []
+        for id in ids {
+            if let planet = try byID.fetchOne(Planet.self, binding: id) { names.append(planet.name) }
+        }  // names: Earth, Mercury, Mars
+        // END Performance: lookups
+        #expect(names == ["Earth", "Mercury", "Mars"])
     }
 
     @Test("a model that reads every column, then calls its memberwise initializer, reads them all; a bad one throws")

@@ -2,11 +2,19 @@ import Foundation
 import SQLiteSwiftly
 import Testing
 
-/// The examples of the "Swift in SQL" article are real code: each test runs one, and the last test checks that
-/// the article shows each example exactly as it is written between its markers here (indentation aside).
+/// The examples of the "Swift in SQL" article, in its order, each continuing from the ones before on the
+/// database that the first one opens.
 @Suite struct SwiftInSQLArticleTests {
-    @Test("the Unicode collation example sorts and finds names regardless of case and accents")
-    func unicodeCollation() throws {
+    @Test("the article's examples run in order on one database, with the results they show")
+    func walkthrough() async throws {
+        let directory = try TemporaryDirectory()
+        let photoPath = directory.path("beach.jpg")  // the article: "the path of a JPEG file"
+        let copyPath = directory.path("copy.jpg")  // "a path where no file exists yet"
+        let jpeg = [0xFF, 0xD8] + (0..<300_000).map { UInt8(truncatingIfNeeded: $0) }
+        try Data(jpeg).write(to: URL(fileURLWithPath: photoPath))
+        var messages: [String] = []
+        func print(_ text: String) { messages.append(text) }  // what the article prints
+
         // BEGIN SwiftInSQL: collation
         struct Author: TableModel {
             var id: Int
@@ -45,32 +53,19 @@ import Testing
         // ["Albert Camus", "emile durkheim", "Émile Zola", "Zoë Saldaña"]
         let zola = try db.fetchOne(Author.self, where: "name = ?", ["EMILE ZOLA"])?.name  // "Émile Zola"
         // END SwiftInSQL: collation
-
         #expect(sorted == ["Albert Camus", "emile durkheim", "Émile Zola", "Zoë Saldaña"])
         #expect(zola == "Émile Zola")
-    }
 
-    @Test("the REGEXP example counts the codes that match")
-    func regexp() throws {
         // BEGIN SwiftInSQL: regexp
-        let db = try Connection.inMemory()
         try db.add(function: .regexp())
         try db.execute("CREATE TABLE parts (code TEXT)")
         try db.execute("INSERT INTO parts VALUES ('AB-1042'), ('ab-7'), ('XY-3'), ('XY3')")
         let pattern = "^[A-Z]{2}-[0-9]+$"
         let valid = try db.fetchValue(Int.self, "SELECT count(*) FROM parts WHERE code REGEXP \(pattern)")  // 2
         // END SwiftInSQL: regexp
-
         #expect(valid == 2)
-    }
 
-    @Test("the REGEXP syntax example ignores case and reports an invalid pattern with its position")
-    func regexpSyntax() throws {
-        var messages: [String] = []
-        func print(_ text: String) { messages.append(text) }
         // BEGIN SwiftInSQL: regexp syntax
-        let db = try Connection.inMemory()
-        try db.add(function: .regexp())
         let caseless = try db.fetchValue(Bool.self, "SELECT 'Zoë Saldaña' REGEXP '(?i)^zoë s'")  // true
         do {
             _ = try db.fetchValue(Bool.self, "SELECT 'x' REGEXP 'a{2'")
@@ -79,24 +74,19 @@ import Testing
             // the pattern is not a valid regular expression at character 2: '{' must start a repetition such as {2}, {2,} or {2,5} (write '\{' for a brace)
         }
         // END SwiftInSQL: regexp syntax
-
         #expect(caseless == true)
         #expect(
             messages == [
                 "the pattern is not a valid regular expression at character 2: '{' must start a repetition such as "
                     + "{2}, {2,} or {2,5} (write '\\{' for a brace)"
             ])
-    }
 
-    @Test("the scoring example orders rows by a Swift function")
-    func scoring() throws {
         // BEGIN SwiftInSQL: scoring
         struct Hotel: RowDecodable {
             var name: String
             init(row: borrowing Row) throws { name = try row[0] }
         }
 
-        let db = try Connection.inMemory()
         try db.execute("CREATE TABLE hotels (name TEXT, stars INTEGER, reviews INTEGER)")
         try db.execute("INSERT INTO hotels VALUES ('Sea View', 4, 12), ('Old Mill', 5, 2), ('Harbour', 3, 400)")
         let score = SQLFunction("score", options: .deterministic) { (stars: Int, reviews: Int) in
@@ -106,12 +96,8 @@ import Testing
         let ranked = try db.fetchAll(Hotel.self, "SELECT name FROM hotels ORDER BY score(stars, reviews) DESC")
         // ["Harbour", "Sea View", "Old Mill"]
         // END SwiftInSQL: scoring
-
         #expect(ranked.map(\.name) == ["Harbour", "Sea View", "Old Mill"])
-    }
 
-    @Test("the median example aggregates groups, and gives NULL for none")
-    func median() throws {
         // BEGIN SwiftInSQL: median
         struct Median: AggregateFunction {
             var values: [Double] = []
@@ -128,7 +114,6 @@ import Testing
             }
         }
 
-        let db = try Connection.inMemory()
         try db.add(function: SQLFunction("median", argumentCount: 1, aggregate: Median.self))
         try db.execute("CREATE TABLE trips (city TEXT, minutes REAL)")
         try db.execute("INSERT INTO trips VALUES ('Oslo', 12), ('Oslo', 30), ('Oslo', 18), ('Rome', 25), ('Rome', 35)")
@@ -136,14 +121,8 @@ import Testing
         let rome = try db.fetchValue(Double.self, "SELECT median(minutes) FROM trips WHERE city = 'Rome'")  // 30
         let paris = try db.fetchValue(Double?.self, "SELECT median(minutes) FROM trips WHERE city = 'Paris'")  // NULL
         // END SwiftInSQL: median
+        #expect(oslo == 18 && rome == 30 && paris == .some(nil))
 
-        #expect(oslo == 18)
-        #expect(rome == 30)
-        #expect(paris == .some(nil))
-    }
-
-    @Test("the moving-average example smooths a series over a sliding window")
-    func movingAverage() throws {
         // BEGIN SwiftInSQL: moving average
         struct MovingAverage: WindowFunction {
             var sum = 0.0
@@ -168,7 +147,6 @@ import Testing
             init(row: borrowing Row) throws { celsius = try row[0] }
         }
 
-        let db = try Connection.inMemory()
         try db.add(function: SQLFunction("moving_average", argumentCount: 1, window: MovingAverage.self))
         try db.execute("CREATE TABLE readings (day INTEGER, celsius REAL)")
         try db.execute("INSERT INTO readings VALUES (1, 10), (2, 14), (3, 12), (4, 22)")
@@ -177,20 +155,9 @@ import Testing
             "SELECT moving_average(celsius) OVER (ORDER BY day ROWS 2 PRECEDING) FROM readings ORDER BY day")
         // [10, 12, 12, 16]: each day with up to two days before it
         // END SwiftInSQL: moving average
-
         #expect(smoothed.map(\.celsius) == [10, 12, 12, 16])
-    }
-
-    @Test("the photo example streams a file into a blob and back out, in chunks")
-    func photo() async throws {
-        let directory = try TemporaryDirectory()
-        let photoPath = directory.path("beach.jpg")
-        let copyPath = directory.path("copy.jpg")
-        let jpeg = [0xFF, 0xD8] + (0..<300_000).map { UInt8(truncatingIfNeeded: $0) }
-        try Data(jpeg).write(to: URL(fileURLWithPath: photoPath))
 
         // BEGIN SwiftInSQL: photo
-        let db = try Connection.inMemory()
         try db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT, jpeg BLOB)")
         try db.execute("INSERT INTO photos (name, jpeg) VALUES ('beach', NULL)")
         let id = db.lastInsertedRowID
@@ -210,7 +177,6 @@ import Testing
             try blob.read(count: 2, at: 0)  // [0xFF, 0xD8], the start of every JPEG
         }
         // END SwiftInSQL: photo
-
         #expect(size == jpeg.count)
         #expect(header == [0xFF, 0xD8])
         #expect(try Data(contentsOf: URL(fileURLWithPath: copyPath)) == Data(jpeg))

@@ -1,39 +1,62 @@
 import Foundation
-import SQLiteSwiftly
+import SQLiteSwiftlyMacros
 import Testing
 
-/// The examples of the Table Models article (the `@Table` one runs in the macro tests).
-@Suite struct TableModelsArticleTests {
-    typealias Planet = ArticleFixture.Planet
+/// The Table Models article's models that `@Table` declares, which a function cannot hold: in the article's
+/// order, before its walk-through below.
+enum TableModelsArticle {
+    // BEGIN TableModels: table macro
+    @Table("planets", indexes: [TableIndex("planets_by_au", on: ["au"])])
+    struct PlanetRecord {
+        @TableColumn(primaryKey: true) var id: Int
+        @TableColumn(unique: true) var name: String
+        var au: Double
+        var moons: Int?
+        @Transient var isSelected = false  // not a column
+    }
+    // END TableModels: table macro
 
-    @Test("a model reads its columns by name: SELECT * after a new column, another order, a missing column")
-    func columnsByName() throws {
-        let db = try ArticleFixture.database()
-        // BEGIN TableModels: columns by name
-        try db.execute("ALTER TABLE planets ADD COLUMN discovered TEXT")  // a later version adds a column
-        let all = try db.fetchAll(Planet.self, "SELECT * FROM planets")  // the extra column is ignored
-        let some = try db.fetchAll(Planet.self, "SELECT moons, au, name, id FROM planets")  // any order
-        do {
-            _ = try db.fetchAll(Planet.self, "SELECT id, name FROM planets")
-        } catch {
-            // model mismatch: Planet needs column "au", which the statement does not return (it returns id, name) ...
-        }
-        // END TableModels: columns by name
-        #expect(all.map(\.name) == ArticleFixture.planets.map(\.name))
-        #expect(some.map(\.au) == ArticleFixture.planets.map(\.au))
-        do {
-            _ = try db.fetchAll(Planet.self, "SELECT id, name FROM planets")
-            Issue.record("a result without the au column was read as planets")
-        } catch let error as SQLiteError {
-            #expect(error.kind == .modelMismatch)
-            #expect(error.column == "au")
-            let expected = #"model mismatch: Planet needs column "au", which the statement does not return"#
-            #expect(error.description.hasPrefix(expected + " (it returns id, name)"))
-        }
+    // BEGIN TableModels: JSON storage
+    @Table("recipes")
+    struct Recipe {
+        @TableColumn(primaryKey: true) var id: Int64
+        var title: String
+        @TableColumn(storage: .json) var steps: [String]
+        @TableColumn(storage: .json) var ratings: [String: Int]?
+    }
+    // END TableModels: JSON storage
+
+    // BEGIN TableModels: column constraints
+    @Table("authors")
+    struct Author {
+        @TableColumn(primaryKey: true, autoIncrement: true) var id: Int64?  // nil: SQLite assigns it
+        @TableColumn(unique: true, collation: "NOCASE") var name: String
+        @TableColumn(default: 0) var prizes: Int
     }
 
-    @Test("a model is inserted, upserted, read by id and deleted by id, each with one call")
-    func oneRow() throws {
+    @Table("books")
+    struct Book {
+        @TableColumn(primaryKey: true, autoIncrement: true) var id: Int64?
+        var title: String
+        @TableColumn("author_id", references: ForeignKey("authors", "id", onDelete: .cascade, onUpdate: .cascade))
+        var authorID: Int64
+        @TableColumn("sequel_of", references: ForeignKey("books", "id", onDelete: .setNull))
+        var sequelOf: Int64?
+    }
+    // END TableModels: column constraints
+}
+
+extension TableModelsArticle.Recipe: Equatable {}
+
+/// The examples of the Table Models article, in its order, continuing (as it says) from Getting Started's planets.
+@Suite struct TableModelsArticleTests {
+    typealias Planet = ArticleFixture.Planet
+    typealias PlanetRecord = TableModelsArticle.PlanetRecord
+    typealias Author = TableModelsArticle.Author
+    typealias Book = TableModelsArticle.Book
+
+    @Test("the article's examples run in order on Getting Started's planets, with the results they show")
+    func walkthrough() throws {
         let db = try ArticleFixture.database()
         // BEGIN TableModels: one row
         let uranus = try db.insert(Planet(id: 7, name: "Uranus", au: 19.19, moons: 28))  // the row id: 7
@@ -46,20 +69,28 @@ import Testing
             // SQLite error: UNIQUE constraint failed: planets.name [code 2067, primary 19] (table "planets", column "name") ...
         }
         // END TableModels: one row
-        #expect(uranus == 7)
-        #expect(mars?.moons == 2 && mars?.name == "Mars")
-        #expect(deleted)
+        #expect(uranus == 7 && mars?.moons == 2 && mars?.name == "Mars" && deleted)
         #expect(try db.fetchOne(Planet.self, id: 7) == nil)
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM planets") == 6)
-        let error = try requireSQLiteError { try db.insert(Planet(id: 8, name: "Mars", au: 1.5, moons: nil)) }
-        let expected =
-            #"SQLite error: UNIQUE constraint failed: planets.name [code 2067, primary 19] (table "planets", "#
-            + #"column "name")"#
-        #expect(error.description.hasPrefix(expected))
-    }
+        let unique = try requireSQLiteError { try db.insert(Planet(id: 8, name: "Mars", au: 1.5, moons: nil)) }
+        #expect(unique.description.hasPrefix(Self.uniqueFailure))
 
-    @Test("the Codable model creates the table it declares, assigns ids, stores tags as JSON, cascades deletes")
-    func codableModel() throws {
+        // BEGIN TableModels: columns by name
+        try db.execute("ALTER TABLE planets ADD COLUMN discovered TEXT")  // a later version adds a column
+        let all = try db.fetchAll(Planet.self, "SELECT * FROM planets")  // the extra column is ignored
+        let some = try db.fetchAll(Planet.self, "SELECT moons, au, name, id FROM planets")  // any order
+        do {
+            _ = try db.fetchAll(Planet.self, "SELECT id, name FROM planets")
+        } catch {
+            // model mismatch: Planet needs column "au", which the statement does not return (it returns id, name) ...
+        }
+        // END TableModels: columns by name
+        #expect(all.map(\.name) == ["Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn"])
+        #expect(some.map(\.au) == all.map(\.au))
+        let missing = try requireSQLiteError { try db.fetchAll(Planet.self, "SELECT id, name FROM planets") }
+        #expect(missing.kind == .modelMismatch && missing.column == "au")
+        #expect(missing.description.hasPrefix(Self.modelMismatch))
+
         // BEGIN TableModels: codable model
         struct Moon: CodableTableModel {
             var id: Int64?  // nil until inserted: SQLite assigns it
@@ -79,7 +110,7 @@ import Testing
             static let indexes = [TableIndex("moons_by_planet", on: ["planet"])]
         }
         // END TableModels: codable model
-        let db = try ArticleFixture.database()
+
         // BEGIN TableModels: codable use
         try db.createTable(for: Moon.self)
         let insert = try db.makeInsertStatement(for: Moon.self)
@@ -87,36 +118,39 @@ import Testing
         try insert.insert(Moon(id: nil, planet: 4, name: "Deimos", radius: nil, tags: []))
         let ofMars = try db.fetchAll(Moon.self, where: "planet = \(4) ORDER BY id")  // Phobos, Deimos
         // END TableModels: codable use
-        #expect(phobosID == 1)
-        #expect(ofMars.map(\.name) == ["Phobos", "Deimos"])
+        #expect(phobosID == 1 && ofMars.map(\.name) == ["Phobos", "Deimos"])
         #expect(ofMars.first?.tags == ["inner"] && ofMars.last?.radius == nil)
         #expect(try db.fetchValue(String.self, "SELECT tags FROM moons WHERE id = 1") == #"["inner"]"#)
-        #expect(
-            try Connection.createTableSQL(for: Moon.self) == [
-                Self.moonsTableSQL, #"CREATE INDEX "moons_by_planet" ON "moons" ("planet")"#,
-            ])
-        let article = try #require(try DocumentationSources.articles().first { $0.name == "TableModels" })
-        #expect(article.text.contains(Self.moonsTableSQL), "TableModels.md shows the moons table's SQL")
-
-        do {
+        let moonsSQL = try Connection.createTableSQL(for: Moon.self)
+        #expect(moonsSQL == [Self.moonsTableSQL, #"CREATE INDEX "moons_by_planet" ON "moons" ("planet")"#])
+        let orphan = try requireSQLiteError {
             try insert.insert(Moon(id: nil, planet: 9, name: "Orphan", radius: nil, tags: []))
-            Issue.record("a moon of a planet that does not exist was inserted")
-        } catch let error as SQLiteError {
-            #expect(error.code == .constraintForeignKey)
-            #expect(error.table == "moons")
         }
-        try db.execute("DELETE FROM planets WHERE name = 'Mars'")
-        #expect(try db.fetchAll(Moon.self).isEmpty)
-    }
+        #expect(orphan.code == .constraintForeignKey && orphan.table == "moons")
+        #expect(try db.fetchAll(PlanetRecord.self, where: "1 ORDER BY id").map(\.name) == all.map(\.name))
+        let planetSQL = try Connection.createTableSQL(for: Planet.self)
+        #expect(try Connection.createTableSQL(for: PlanetRecord.self) == planetSQL + [Self.planetsIndexSQL])
 
-    /// The `CREATE TABLE` of the Codable example, as the article shows it.
-    static let moonsTableSQL =
-        #"CREATE TABLE "moons" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "planet" INTEGER NOT NULL "#
-        + #"REFERENCES "planets" ("id") ON DELETE CASCADE, "name" TEXT NOT NULL UNIQUE, "radius" REAL, "#
-        + #""tags" TEXT NOT NULL)"#
+        // BEGIN TableModels: column constraints at work
+        try db.createTable(for: Author.self)
+        try db.createTable(for: Book.self)
+        let ursula = try db.makeInsertStatement(for: Author.self).insert(
+            Author(id: nil, name: "Ursula K. Le Guin", prizes: 0))
+        let insertBook = try db.makeInsertStatement(for: Book.self)
+        let wizard = try insertBook.insert(
+            Book(id: nil, title: "A Wizard of Earthsea", authorID: ursula, sequelOf: nil))
+        try insertBook.insert(Book(id: nil, title: "The Tombs of Atuan", authorID: ursula, sequelOf: wizard))
 
-    @Test("willSave() trims the name before insert and update, and refuses an empty one with nothing written")
-    func recordHook() throws {
+        let found = try db.fetchAll(Author.self, where: "name = \("URSULA K. LE GUIN")")  // NOCASE: found
+        try db.execute("DELETE FROM books WHERE id = \(wizard)")  // the sequel's sequel_of becomes NULL
+        try db.execute("UPDATE authors SET id = 7 WHERE id = \(ursula)")  // books follow: author_id = 7
+        try db.execute("DELETE FROM authors WHERE id = 7")  // and her books are deleted with her
+        // END TableModels: column constraints at work
+        #expect(found.map(\.name) == ["Ursula K. Le Guin"])
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM books") == 0)
+        #expect(try Connection.createTableSQL(for: Author.self) == [Self.authorsTableSQL])
+        #expect(try Connection.createTableSQL(for: Book.self) == [Self.booksTableSQL])
+
         // BEGIN TableModels: record hook
         enum StarError: Error {
             case emptyName
@@ -135,20 +169,15 @@ import Testing
             }
         }
         // END TableModels: record hook
-        let db = try Connection.inMemory()
-        try db.createTable(for: Star.self)
-        let insert = try db.makeInsertStatement(for: Star.self)
-        try insert.insert(Star(id: 1, name: "  Sun "))
-        #expect(try db.fetchValue(String.self, "SELECT name FROM stars WHERE id = 1") == "Sun")
-        #expect(throws: StarError.emptyName) { try insert.insert(Star(id: 2, name: "   ")) }
-        #expect(throws: StarError.emptyName) { try db.update(Star(id: 1, name: "")) }
-        try db.update(Star(id: 1, name: "Sol  "))
-        #expect(try db.fetchAll(Star.self).map(\.name) == ["Sol"])
-    }
+        let stars = try Connection.inMemory()  // the checks of willSave(), on a database of their own
+        try stars.createTable(for: Star.self)
+        try stars.insert(Star(id: 1, name: "  Sun "))
+        #expect(try stars.fetchValue(String.self, "SELECT name FROM stars WHERE id = 1") == "Sun")
+        #expect(throws: StarError.emptyName) { try stars.insert(Star(id: 2, name: "   ")) }
+        #expect(throws: StarError.emptyName) { try stars.update(Star(id: 1, name: "")) }
+        try stars.update(Star(id: 1, name: "Sol  "))
+        #expect(try stars.fetchAll(Star.self).map(\.name) == ["Sol"])
 
-    @Test("a custom value type and a raw-value enum are stored and read back")
-    func customValues() throws {
-        let db = try Connection.inMemory()
         // BEGIN TableModels: custom values
         struct Celsius: SQLiteValueConvertible {
             var degrees: Double
@@ -175,42 +204,54 @@ import Testing
         let temperature = try db.fetchValue(Celsius.self, "SELECT temperature FROM readings")  // Celsius?
         let status = try db.fetchValue(Status.self, "SELECT status FROM readings")  // Status?
         // END TableModels: custom values
-        #expect(temperature?.degrees == 21.5)
-        #expect(status == .active)
+        #expect(temperature?.degrees == 21.5 && status == .active)
         #expect(try db.fetchValue(String.self, "SELECT status FROM readings") == "active")
-        try db.execute("UPDATE readings SET status = 'lost'")
-        #expect(throws: SQLiteError.self) { try db.fetchValue(Status.self, "SELECT status FROM readings") }
-    }
 
-    @Test("the schema check lists every difference, and verify throws them in one error")
-    func verification() throws {
-        let db = try Connection.inMemory()
         // BEGIN TableModels: verify
-        try db.execute("CREATE TABLE planets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, au TEXT NOT NULL)")
-        let differences = try db.schemaDifferences(for: Planet.self)  // [] when the model matches
+        let old = try Connection.inMemory()
+        try old.execute("CREATE TABLE planets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, au TEXT NOT NULL)")
+        let differences = try old.schemaDifferences(for: Planet.self)  // [] when the model matches
         // declared type at "planets"."au": expected REAL (REAL affinity), found TEXT (TEXT affinity)
         // missing column at "planets"."moons": expected INTEGER, found no column
         do {
-            try db.verify(Planet.self)  // the same check, as one schemaMismatch error
+            try old.verify(Planet.self)  // the same check, as one schemaMismatch error
         } catch {
             // schema mismatch: Planet does not match table "planets" (2 differences): declared type at ...
         }
         // END TableModels: verify
         #expect(differences.map(\.kind) == [.declaredType, .missingColumn])
-        #expect(
-            differences.map(\.description) == [
-                #"declared type at "planets"."au": expected REAL (REAL affinity), found TEXT (TEXT affinity)"#,
-                #"missing column at "planets"."moons": expected INTEGER, found no column"#,
-            ])
-        do {
-            try db.verify(Planet.self)
-            Issue.record("a model that does not match its table was verified")
-        } catch {
-            #expect(error.kind == .schemaMismatch)
-            #expect(error.differences == differences)
-            #expect(
-                error.description.hasPrefix(#"schema mismatch: Planet does not match table "planets" (2 differences)"#))
+        #expect(differences.map(\.description) == Self.differences)
+        let schema = try requireSQLiteError { try old.verify(Planet.self) }
+        #expect(schema.kind == .schemaMismatch && schema.differences == differences)
+        let mismatch = #"schema mismatch: Planet does not match table "planets" (2 differences)"#
+        #expect(schema.description.hasPrefix(mismatch))
+        #expect(throws: SQLiteError.self) { try old.makeInsertStatement(for: Planet.self) }
+
+        let article = try #require(try DocumentationSources.articles().first { $0.name == "TableModels" })
+        for shown in [Self.moonsTableSQL, Self.authorsTableSQL, Self.booksTableSQL] + Self.differences {
+            #expect(article.text.contains(shown), "TableModels.md shows \(shown)")
         }
-        #expect(throws: SQLiteError.self) { try db.makeInsertStatement(for: Planet.self) }
     }
+
+    static let uniqueFailure =
+        #"SQLite error: UNIQUE constraint failed: planets.name [code 2067, primary 19] (table "planets", "#
+        + #"column "name")"#
+    static let modelMismatch =
+        #"model mismatch: Planet needs column "au", which the statement does not return (it returns id, name)"#
+    static let moonsTableSQL =
+        #"CREATE TABLE "moons" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "planet" INTEGER NOT NULL "#
+        + #"REFERENCES "planets" ("id") ON DELETE CASCADE, "name" TEXT NOT NULL UNIQUE, "radius" REAL, "#
+        + #""tags" TEXT NOT NULL)"#
+    static let planetsIndexSQL = #"CREATE INDEX "planets_by_au" ON "planets" ("au")"#
+    static let authorsTableSQL =
+        #"CREATE TABLE "authors" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "#
+        + #""name" TEXT NOT NULL UNIQUE COLLATE "NOCASE", "prizes" INTEGER NOT NULL DEFAULT 0)"#
+    static let booksTableSQL =
+        #"CREATE TABLE "books" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL, "#
+        + #""author_id" INTEGER NOT NULL REFERENCES "authors" ("id") ON DELETE CASCADE "#
+        + #"ON UPDATE CASCADE, "sequel_of" INTEGER REFERENCES "books" ("id") ON DELETE SET NULL)"#
+    static let differences = [
+        #"declared type at "planets"."au": expected REAL (REAL affinity), found TEXT (TEXT affinity)"#,
+        #"missing column at "planets"."moons": expected INTEGER, found no column"#,
+    ]
 }

@@ -182,6 +182,21 @@ import Testing
         #expect(counter.value == 3)
     }
 
+    @Test("VACUUM, which may renumber the rows of a table without INTEGER PRIMARY KEY, fetches again")
+    func vacuum() async throws {
+        let shared = try await makeShared()
+        try await shared.write { db in
+            try db.execute("CREATE TABLE plain (name TEXT)")
+            try db.execute("INSERT INTO plain VALUES ('a'), ('b'), ('c')")
+        }
+        let recorder = ObservationRecorder(
+            shared.observe { db in try db.fetchValue(String.self, "SELECT name FROM plain WHERE rowid = \(2)") })
+        #expect(try await recorder.value(at: 0) == "b")
+        try await shared.write { db in try db.execute("DELETE FROM plain WHERE rowid = 1") }
+        try await shared.withConnection { db in try db.execute("VACUUM") }
+        #expect(try await recorder.value { $0 == "c" } == "c")
+    }
+
     @Test("through a ConnectionPool: other rows do not fetch again, the observed row does")
     func pool() async throws {
         let directory = try TemporaryDirectory()

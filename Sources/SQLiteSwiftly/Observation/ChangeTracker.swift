@@ -68,6 +68,18 @@ final class ChangeTracker {
         var kinds: DatabaseChange.Kinds = []
         var rowIDs: Set<Int64> = []
         var rowsAreKnown = true
+
+        /// Records a row reported by the update hook.
+        mutating func record(_ kind: DatabaseChange.Kinds, rowID: Int64, isMain: Bool) {
+            kinds.insert(kind)
+            if !isMain { rowsAreKnown = false }
+            guard rowsAreKnown else { return }
+            rowIDs.insert(rowID)
+            if rowIDs.count > ChangeTracker.rowIDLimit {
+                rowsAreKnown = false
+                rowIDs = []
+            }
+        }
     }
 
     /// A transaction that changes more rows than this reports its tables only.
@@ -336,19 +348,12 @@ final class ChangeTracker {
         operation: Int32, database: UnsafePointer<CChar>?, table: UnsafePointer<CChar>, rowID: Int64
     ) {
         let name = String(cString: table)
-        let key = name.sqlIdentifierKey
-        var entry = pending[key] ?? PendingTable(name: name)
-        entry.kinds.insert(operation == SQLITE_INSERT ? .insert : operation == SQLITE_UPDATE ? .update : .delete)
+        let kind: DatabaseChange.Kinds =
+            operation == SQLITE_INSERT ? .insert : operation == SQLITE_UPDATE ? .update : .delete
         // Regions name tables without their database: a row of a same-named table elsewhere is no row of `main`.
-        if let database, strcmp(database, "main") != 0 { entry.rowsAreKnown = false }
-        if entry.rowsAreKnown {
-            entry.rowIDs.insert(rowID)
-            if entry.rowIDs.count > Self.rowIDLimit {
-                entry.rowsAreKnown = false
-                entry.rowIDs = []
-            }
-        }
-        pending[key] = entry
+        let isMain = database.map { strcmp($0, "main") == 0 } ?? true
+        // In place, so that the row set is not copied at each row.
+        pending[name.sqlIdentifierKey, default: PendingTable(name: name)].record(kind, rowID: rowID, isMain: isMain)
     }
 
     /// Moves the changes of a transaction that committed (the commit hook ran and the connection is back in
@@ -377,7 +382,7 @@ final class ChangeTracker {
                 pendingRegion.rows[table] = pending[table]?.rowIDs ?? []
             }
         }
-        if !pending.isEmpty { pending = [:] }
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         rowsAreIncomplete = false
         committedRegion.formUnion(pendingRegion)
         pendingRegion = ObservedRegion()

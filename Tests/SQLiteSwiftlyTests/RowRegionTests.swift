@@ -33,10 +33,15 @@ import Testing
                 let rows =
                     ids.count == 1
                     ? try db.fetchValue(
-                        String.self, "SELECT coalesce(group_concat(id || ':' || name || ':' || value), '') FROM items WHERE id = \(ids[0])")
+                        String.self,
+                        "SELECT coalesce(group_concat(id || ':' || name || ':' || value), '') FROM items WHERE id = \(ids[0])"
+                    )
                     : try db.fetchValue(
                         String.self,
-                        SQL(verbatim: "SELECT coalesce(group_concat(id || ':' || name || ':' || value), '') FROM items WHERE id IN (\(list))"))
+                        SQL(
+                            verbatim:
+                                "SELECT coalesce(group_concat(id || ':' || name || ':' || value), '') FROM items WHERE id IN (\(list))"
+                        ))
                 return rows.map { $0.split(separator: ",").map(String.init) } ?? []
             })
     }
@@ -193,7 +198,7 @@ import Testing
             shared.observe { db in try db.fetchValue(String.self, "SELECT name FROM plain WHERE rowid = \(2)") })
         #expect(try await recorder.value(at: 0) == "b")
         try await shared.write { db in try db.execute("DELETE FROM plain WHERE rowid = 1") }
-        try await shared.withConnection { db in try db.execute("VACUUM") }
+        _ = try await shared.withConnection { db in try db.execute("VACUUM") }
         #expect(try await recorder.value { $0 == "c" } == "c")
     }
 

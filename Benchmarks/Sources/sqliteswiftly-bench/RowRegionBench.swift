@@ -19,8 +19,9 @@ enum RowRegionBench {
                 try db.execute("PRAGMA synchronous = NORMAL")
             }
             try db.execute("CREATE TABLE written (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)")
-            try db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) "
-                + "INSERT INTO written (id, value) SELECT i, 0 FROM n")
+            try db.execute(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) "
+                    + "INSERT INTO written (id, value) SELECT i, 0 FROM n")
         }
         return shared
     }
@@ -96,6 +97,10 @@ enum RowRegionBench {
                     var delivered = 0
                     for task in tasks { delivered += (try? await task.value) ?? 0 }
                     fetches[index] = delivered
+                    // Check: no observation fetched again for the other rows (its first fetch, and row 1's change).
+                    if count > 0 && delivered != count + 1 {
+                        throw BenchError("\(delivered) fetches for \(count) observations, expected \(count + 1)")
+                    }
                 }
             }
             let baseline = median(times[0])

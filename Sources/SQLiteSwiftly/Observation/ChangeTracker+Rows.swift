@@ -12,7 +12,14 @@ extension ChangeTracker {
     /// Adds to a statement's region what its program says: whether it may read rows by rowid, and which written
     /// tables may change rows the update hook does not report (all of them when the program is not analyzed).
     func analyzeProgram(of sql: String, into region: inout StatementRegion, analyzingProgram: Bool) {
-        guard !region.writes.isEmpty || !region.reads.isEmpty else { return }
+        guard !region.writes.isEmpty || !region.reads.isEmpty else {
+            // A statement the authorizer saw nothing in may be a VACUUM.
+            if !region.changesSchema, explain(sql)?.contains(where: { $0.opcode == "Vacuum" }) == true {
+                region.changesSchema = true
+                region.commitsWithoutHook = true
+            }
+            return
+        }
         let written = Set(region.writes.keys)
         guard analyzingProgram, let program = explain(sql) else {
             region.unreportedRows = written

@@ -68,6 +68,9 @@ final class ChangeTracker {
         var kinds: DatabaseChange.Kinds = []
         var rowIDs: Set<Int64> = []
         var rowsAreKnown = true
+        /// Whether a statement may have changed rows the hook does not report: the rows are not exact enough for
+        /// observation regions (``DatabaseChange`` keeps reporting what the hook saw, as before).
+        var missesRows = false
 
         /// Records a row reported by the update hook.
         mutating func record(_ kind: DatabaseChange.Kinds, rowID: Int64, isMain: Bool) {
@@ -224,12 +227,13 @@ final class ChangeTracker {
         guard configuration.tracksChanges else { return }
         if !region.writeRegion.isEmpty { pendingRegion.formUnion(region.writeRegion) }
         if region.changesSchema { pendingSchemaChange = true }
+        // VACUUM (never inside a transaction) commits without the commit hook, and may renumber rows.
+        if region.commitsWithoutHook { commitRequested = true }
         guard configuration.collectsRows else { return }
         for (key, write) in region.writes {
             pending[key, default: PendingTable(name: write.name)].kinds.formUnion(write.kinds)
-            if region.truncations.contains(key) || region.unreportedRows.contains(key) {
-                pending[key]?.rowsAreKnown = false
-            }
+            if region.truncations.contains(key) { pending[key]?.rowsAreKnown = false }
+            if region.unreportedRows.contains(key) { pending[key]?.missesRows = true }
         }
     }
 
@@ -378,7 +382,7 @@ final class ChangeTracker {
         if configuration.collectsRows && !rowsAreIncomplete {
             // The rows of each written table, when the hook saw them all; a table written without a row changed
             // (an UPDATE that matched nothing) concerns no row.
-            for table in pendingRegion.tables where pending[table]?.rowsAreKnown ?? true {
+            for table in pendingRegion.tables where pending[table].map({ $0.rowsAreKnown && !$0.missesRows }) ?? true {
                 pendingRegion.rows[table] = pending[table]?.rowIDs ?? []
             }
         }

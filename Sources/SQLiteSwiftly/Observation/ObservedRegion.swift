@@ -79,11 +79,15 @@ struct StatementRegion: Sendable {
     var mayNarrowReads = false
     /// Whether the statement changes the schema (`CREATE`, `DROP`, `ALTER`).
     var changesSchema = false
+    /// Whether the statement is a `VACUUM`, which commits without calling the commit hook and may renumber the
+    /// rows of tables without an `INTEGER PRIMARY KEY`: it counts as a schema change.
+    var commitsWithoutHook = false
     /// The keys of `writes`, or everything for a schema change: what the statement adds to a transaction's region.
     var writeRegion = ObservedRegion()
 
     /// The region of a statement SQLite would not prepare again: everything, to be safe.
     static let unknown = StatementRegion(
         reads: ObservedRegion(isEverything: true), writes: [:], truncations: [], unreportedRows: [],
-        mayNarrowReads: false, changesSchema: true, writeRegion: ObservedRegion(isEverything: true))
+        mayNarrowReads: false, changesSchema: true, commitsWithoutHook: false,
+        writeRegion: ObservedRegion(isEverything: true))
 }

@@ -100,8 +100,9 @@ enum ProgramAnalysis {
                 guard instruction.p3 == 0, instruction.p5 & 0x02 == 0 else { return written }
                 tables[instruction.p1] = instruction.p2
             case "Delete" where instruction.p2 & 0x41 == 0 && !transient.contains(instruction.p1),
-                "Insert" where (instruction.p5 & 0x01 == 0 || instruction.p4.isEmpty)
-                    && !transient.contains(instruction.p1):
+                "Insert"
+            where (instruction.p5 & 0x01 == 0 || instruction.p4.isEmpty)
+                && !transient.contains(instruction.p1):
                 guard let key = table(named: instruction.p4, cursor: instruction.p1) else { return written }
                 if !key.hasPrefix("sqlite_") { unreported.insert(key) }
             case "Clear":

@@ -7,3 +7,4 @@ cd "$(dirname "$0")"
 swift build -c release --product sqliteswiftly-bench
 "$(swift build -c release --show-bin-path)/sqliteswiftly-bench" --quick "$@"
 "$(swift build -c release --show-bin-path)/sqliteswiftly-bench" --observation-idle --quick
+"$(swift build -c release --show-bin-path)/sqliteswiftly-bench" --observation-rows --quick

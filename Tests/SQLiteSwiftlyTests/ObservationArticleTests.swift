@@ -81,6 +81,31 @@ extension ArticleFixture.Planet: Equatable {
         #expect(inserted == [1, 2])
     }
 
+    @Test("an observation of one row by id is fetched again only when that row changes")
+    func rowRegions() async throws {
+        // BEGIN Observation: row-level regions
+        let notes = try SharedConnection(.inMemory)
+        try await notes.write { db in
+            try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+            try db.execute("INSERT INTO notes (id, body) VALUES (1, 'first'), (2, 'second')")
+        }
+        let noteOne = notes.observe { db in
+            try db.fetchValue(String.self, "SELECT body FROM notes WHERE id = \(1)")
+        }
+        var bodies = noteOne.makeAsyncIterator()
+        let before = try await bodies.next()  // "first"
+        try await notes.write { db in
+            try db.execute("UPDATE notes SET body = 'edited' WHERE id = 2")  // another row: no fetch
+        }
+        try await notes.write { db in
+            try db.execute("UPDATE notes SET body = 'changed' WHERE id = 1")
+        }
+        let after = try await bodies.next()  // "changed": the first fetch since the first result
+        // END Observation: row-level regions
+        #expect(before == "first")
+        #expect(after == "changed")
+    }
+
     @Test("the check interval for other connections is an option")
     func options() async throws {
         let shared = try SharedConnection(.inMemory)

@@ -66,7 +66,7 @@ enum ObservationBench {
 
     /// The CPU time of all the process's threads: unlike wall-clock time, it does not grow when other processes
     /// take the cores, so it compares settings fairly on a busy machine.
-    private static func processCPUTime() -> UInt64 {
+    static func processCPUTime() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
@@ -169,7 +169,7 @@ enum ObservationBench {
         return latencies
     }
 
-    private static func formatMicroseconds(_ nanoseconds: Double, digits: Int = 0) -> String {
+    static func formatMicroseconds(_ nanoseconds: Double, digits: Int = 0) -> String {
         if digits == 0 { return "\(Int((nanoseconds / 1000).rounded())) µs" }
         return "\((nanoseconds / 100).rounded() / 10) µs"
     }

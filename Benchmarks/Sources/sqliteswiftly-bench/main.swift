@@ -35,6 +35,7 @@ struct Options {
     var synchronousCommits: Int?
     var observation = false
     var observationIdle = false
+    var observationRows = false
     var commitChild: [String]?
     var rowsGiven = false
     var quick = false
@@ -66,6 +67,7 @@ struct Options {
             case "--profile": profile = true
             case "--observation": observation = true
             case "--observation-idle": observationIdle = true
+            case "--observation-rows": observationRows = true
             case "--commit-child":
                 commitChild = Array(iterator)
                 break arguments
@@ -85,7 +87,7 @@ struct Options {
             case "--help", "-h":
                 print("usage: sqliteswiftly-bench [--rows N] [--runs R] [--stream-rows M] [--quick] [--only TEXT]")
                 print("                           [--implementations TEXT] [--store memory|wal] [--observation]")
-                print("                           [--observation-idle]")
+                print("                           [--observation-idle] [--observation-rows]")
                 exit(0)
             default: throw BenchError("unknown argument \(argument)")
             }
@@ -280,6 +282,10 @@ do {
     print("")
     if options.observation {
         try await ObservationBench.run(options, files: &files)
+        exit(0)
+    }
+    if options.observationRows {
+        try await RowRegionBench.run(options, files: &files)
         exit(0)
     }
     try runTimed(options, files: &files)

@@ -9,7 +9,7 @@ import CSQLiteSwiftly
 /// <https://www.sqlite.org/c3ref/set_authorizer.html>.
 @usableFromInline
 final class ChangeTracker {
-    private let db: OpaquePointer
+    let db: OpaquePointer
     /// How many transactions SQLite rolled back (see ``Connection/transaction(_:_:)``).
     var rollbackCount = 0
     /// How many commits the commit hook refused because a transaction body was running (see
@@ -37,6 +37,14 @@ final class ChangeTracker {
     /// The region being collected by the authorizer, while a statement is prepared for that purpose.
     private var collecting: StatementRegion?
     private var isAuthorizerInstalled = false
+    /// The statements of a recording that may read rows by rowid, until their first step, when their values are
+    /// bound and what they read is worked out (see ``narrowedReads(of:_:)``).
+    private var awaitingRows: [RawStatement] = []
+    /// The main database's b-trees at a schema cookie, for ``ProgramAnalysis``.
+    var schemaObjects: (cookie: Int32, objects: [Int32: ProgramAnalysis.SchemaObject])?
+    /// Whether the update hook was installed while the transaction in progress had already written: rows it
+    /// changed before are unknown, and its commit concerns its tables whole.
+    private var rowsAreIncomplete = false
     private var pending: [String: PendingTable] = [:]
     private var pendingSchemaChange = false
     /// Set by the commit hook; the commit is real once the connection is back in autocommit mode.
@@ -60,6 +68,21 @@ final class ChangeTracker {
         var kinds: DatabaseChange.Kinds = []
         var rowIDs: Set<Int64> = []
         var rowsAreKnown = true
+        /// Whether a statement may have changed rows the hook does not report: the rows are not exact enough for
+        /// observation regions (``DatabaseChange`` keeps reporting what the hook saw, as before).
+        var missesRows = false
+
+        /// Records a row reported by the update hook.
+        mutating func record(_ kind: DatabaseChange.Kinds, rowID: Int64, isMain: Bool) {
+            kinds.insert(kind)
+            if !isMain { rowsAreKnown = false }
+            guard rowsAreKnown else { return }
+            rowIDs.insert(rowID)
+            if rowIDs.count > ChangeTracker.rowIDLimit {
+                rowsAreKnown = false
+                rowIDs = []
+            }
+        }
     }
 
     /// A transaction that changes more rows than this reports its tables only.
@@ -93,6 +116,7 @@ final class ChangeTracker {
     /// Installs or removes the hooks that ``ObservationHub`` asks for; does nothing when they are in place.
     func configure(_ wanted: ObservationHub.Wanted) {
         guard wanted != configuration else { return }
+        settle()
         let context = Unmanaged.passUnretained(self).toOpaque()
         if wanted.tracksChanges != configuration.tracksChanges {
             if wanted.tracksChanges {
@@ -108,17 +132,20 @@ final class ChangeTracker {
                 dataVersion = nil
             }
         }
-        if wanted.reportsRows != configuration.reportsRows {
-            if wanted.reportsRows {
+        if wanted.collectsRows != configuration.collectsRows {
+            if wanted.collectsRows {
                 sqlite3_update_hook(
                     db,
-                    { context, operation, _, table, rowID in
+                    { context, operation, database, table, rowID in
                         guard let context, let table else { return }
                         Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
-                            .didChangeRow(operation: operation, table: table, rowID: rowID)
+                            .didChangeRow(operation: operation, database: database, table: table, rowID: rowID)
                     }, context)
+                // Rows changed before the hook are unknown.
+                if sqlite3_get_autocommit(db) == 0 || !pendingRegion.isEmpty { rowsAreIncomplete = true }
             } else {
                 sqlite3_update_hook(db, nil, nil)
+                pending = [:]
             }
         }
         configuration = wanted
@@ -135,30 +162,42 @@ final class ChangeTracker {
             raw.region = region(of: raw.sql)
             raw.regionAtReprepare = reprepares
         }
-        if let region = raw.region { note(region) }
+        guard let region = raw.region else { return }
+        let awaitsRows = isRecording && region.mayNarrowReads
+        note(region, deferringReads: awaitsRows)
         if isRecording { recordedStatements.append(raw) }
+        if awaitsRows { awaitingRows.append(raw) }
     }
 
     /// Reports a statement after a step: one that SQLite re-prepared during it (after a schema change, a trigger
     /// created) may write other tables than its region said when the run began.
+    ///
+    /// A recorded statement that may read rows by rowid has its values bound now: what its run read is worked out.
     @usableFromInline func didStep(_ raw: RawStatement) {
+        let awaited = awaitingRows.isEmpty ? nil : awaitingRows.firstIndex { $0 === raw }
+        if let awaited { awaitingRows.remove(at: awaited) }
         let reprepares = raw.reprepareCount
-        guard raw.regionAtReprepare != reprepares else { return }
-        raw.region = region(of: raw.sql)
-        raw.regionAtReprepare = reprepares
-        if let region = raw.region { note(region) }
+        if raw.regionAtReprepare != reprepares {
+            raw.region = region(of: raw.sql)
+            raw.regionAtReprepare = reprepares
+            if let region = raw.region { note(region, deferringReads: awaited != nil) }
+        }
+        // The run's values are bound, and its program is the one SQLite compiles for the schema now.
+        if awaited != nil, let region = raw.region {
+            recorded.formUnion(region.mayNarrowReads ? narrowedReads(of: raw, region.reads) : region.reads)
+        }
     }
 
     /// Reports a statement of a script about to run.
     func willRun(sql: String) {
         settle()
-        note(region(of: sql))
+        note(region(of: sql, analyzingProgram: false))
     }
 
     /// Reports a blob handle about to open: a read joins a recording; a write is a change that reaches no SQLite
     /// hook.
     func willOpenBlob(table: String, rowID: Int64, writable: Bool) {
-        if isRecording { recorded.tables.insert(table.sqlIdentifierKey) }
+        if isRecording { recorded.formUnion(ObservedRegion(tables: [table.sqlIdentifierKey])) }
         guard writable && configuration.tracksChanges else { return }
         settle()
         pendingRegion.tables.insert(table.sqlIdentifierKey)
@@ -175,25 +214,33 @@ final class ChangeTracker {
         settle()
         for (name, kinds) in tables {
             pendingRegion.tables.insert(name.sqlIdentifierKey)
-            guard configuration.reportsRows else { continue }
+            guard configuration.collectsRows else { continue }
             pending[name.sqlIdentifierKey, default: PendingTable(name: name)].kinds.formUnion(kinds)
+            pending[name.sqlIdentifierKey]?.rowsAreKnown = false  // the session code reaches no hook
         }
     }
 
-    private func note(_ region: StatementRegion) {
-        if isRecording { recorded.formUnion(region.reads) }
+    /// Adds a statement's reads to a recording (unless they are added after its first step, narrowed), and its
+    /// writes to the transaction in progress.
+    private func note(_ region: StatementRegion, deferringReads: Bool = false) {
+        if isRecording && !deferringReads { recorded.formUnion(region.reads) }
         guard configuration.tracksChanges else { return }
         if !region.writeRegion.isEmpty { pendingRegion.formUnion(region.writeRegion) }
         if region.changesSchema { pendingSchemaChange = true }
-        guard configuration.reportsRows else { return }
+        // VACUUM (never inside a transaction) commits without the commit hook, and may renumber rows.
+        if region.commitsWithoutHook { commitRequested = true }
+        guard configuration.collectsRows else { return }
         for (key, write) in region.writes {
             pending[key, default: PendingTable(name: write.name)].kinds.formUnion(write.kinds)
             if region.truncations.contains(key) { pending[key]?.rowsAreKnown = false }
+            if region.unreportedRows.contains(key) { pending[key]?.missesRows = true }
         }
     }
 
-    /// Prepares `sql` once more with the authorizer collecting, to learn what it reads and writes.
-    private func region(of sql: String) -> StatementRegion {
+    /// Prepares `sql` once more with the authorizer collecting, to learn what it reads and writes; with
+    /// `analyzingProgram`, its program too, for the rows it may read and the changes the update hook may miss
+    /// (without it, as for scripts, which run once, every written table's rows count as unknown).
+    private func region(of sql: String, analyzingProgram: Bool = true) -> StatementRegion {
         installAuthorizer()
         collecting = StatementRegion()
         defer { collecting = nil }
@@ -203,6 +250,8 @@ final class ChangeTracker {
         let code = sql.withCString { sqlite3_prepare_v2(db, $0, length, &statement, nil) }
         if let statement { sqlite3_finalize(statement) }
         guard code == SQLITE_OK, var region = collecting else { return .unknown }
+        collecting = nil
+        analyzeProgram(of: sql, into: &region, analyzingProgram: analyzingProgram)
         // A delete that reads none of its table's columns has no WHERE on them: maybe a truncation.
         region.truncations = region.truncations.filter { !region.reads.tables.contains($0) }
         region.writeRegion = ObservedRegion(tables: Set(region.writes.keys), isEverything: region.changesSchema)
@@ -254,6 +303,7 @@ final class ChangeTracker {
 
     /// Stops recording and returns what was read.
     func stopRecording() -> ObservedRegion {
+        awaitingRows = []
         for raw in recordedStatements where raw.reprepareCount != raw.regionAtReprepare {
             raw.regionAtReprepare = raw.reprepareCount
             raw.region = region(of: raw.sql)
@@ -292,24 +342,22 @@ final class ChangeTracker {
         rollbackCount += 1
         schemaEpoch &+= 1
         if !pending.isEmpty { pending = [:] }
+        rowsAreIncomplete = false
         pendingRegion = ObservedRegion()
         pendingSchemaChange = false
         commitRequested = false
     }
 
-    private func didChangeRow(operation: Int32, table: UnsafePointer<CChar>, rowID: Int64) {
+    private func didChangeRow(
+        operation: Int32, database: UnsafePointer<CChar>?, table: UnsafePointer<CChar>, rowID: Int64
+    ) {
         let name = String(cString: table)
-        let key = name.sqlIdentifierKey
-        var entry = pending[key] ?? PendingTable(name: name)
-        entry.kinds.insert(operation == SQLITE_INSERT ? .insert : operation == SQLITE_UPDATE ? .update : .delete)
-        if entry.rowsAreKnown {
-            entry.rowIDs.insert(rowID)
-            if entry.rowIDs.count > Self.rowIDLimit {
-                entry.rowsAreKnown = false
-                entry.rowIDs = []
-            }
-        }
-        pending[key] = entry
+        let kind: DatabaseChange.Kinds =
+            operation == SQLITE_INSERT ? .insert : operation == SQLITE_UPDATE ? .update : .delete
+        // Regions name tables without their database: a row of a same-named table elsewhere is no row of `main`.
+        let isMain = database.map { strcmp($0, "main") == 0 } ?? true
+        // In place, so that the row set is not copied at each row.
+        pending[name.sqlIdentifierKey, default: PendingTable(name: name)].record(kind, rowID: rowID, isMain: isMain)
     }
 
     /// Moves the changes of a transaction that committed (the commit hook ran and the connection is back in
@@ -319,7 +367,10 @@ final class ChangeTracker {
         guard commitRequested else { return }
         commitRequested = false
         guard sqlite3_get_autocommit(db) != 0 else { return }
-        guard !pendingRegion.isEmpty else { return }
+        guard !pendingRegion.isEmpty else {
+            rowsAreIncomplete = false
+            return
+        }
         if configuration.reportsRows {
             let tables = pending.values.map { entry in
                 DatabaseChange.TableChange(
@@ -327,8 +378,16 @@ final class ChangeTracker {
                     rowIDs: entry.rowsAreKnown && !entry.rowIDs.isEmpty ? entry.rowIDs : nil)
             }
             committedChanges.append(DatabaseChange(tables: tables, changesSchema: pendingSchemaChange))
-            pending = [:]
         }
+        if configuration.collectsRows && !rowsAreIncomplete {
+            // The rows of each written table, when the hook saw them all; a table written without a row changed
+            // (an UPDATE that matched nothing) concerns no row.
+            for table in pendingRegion.tables where pending[table].map({ $0.rowsAreKnown && !$0.missesRows }) ?? true {
+                pendingRegion.rows[table] = pending[table]?.rowIDs ?? []
+            }
+        }
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        rowsAreIncomplete = false
         committedRegion.formUnion(pendingRegion)
         pendingRegion = ObservedRegion()
         pendingSchemaChange = false
@@ -380,7 +439,7 @@ final class ChangeTracker {
     }
 
     /// Runs `sql` on the connection, handing each row to `row`; `false` when it fails.
-    private func query(_ sql: String, _ row: (OpaquePointer) -> Void) -> Bool {
+    func query(_ sql: String, _ row: (OpaquePointer) -> Void) -> Bool {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return false }
         defer { sqlite3_finalize(statement) }

@@ -14,6 +14,11 @@ final class ObservationHub: Sendable {
         var tracksChanges = false
         /// Row ids must be reported too (SQLite's update hook), for ``DatabaseChange`` subscribers.
         var reportsRows = false
+        /// Row ids must be collected for the regions of observations narrowed to rows.
+        var tracksRows = false
+
+        /// Whether SQLite's update hook is needed.
+        var collectsRows: Bool { reportsRows || tracksRows }
     }
 
     private struct Observer {
@@ -53,9 +58,11 @@ final class ObservationHub: Sendable {
         /// Whether the connection has attached databases, whose files the watcher does not watch: then every
         /// observer polls too.
         var hasAttachedDatabases = false
-        /// The observations whose last fetch read each table (by key), so that a commit finds the ones it touches
-        /// without looking at the others.
+        /// The observations whose last fetch read each table (by key) whole, so that a commit finds the ones it
+        /// touches without looking at the others.
         var readers: [String: Set<Int>] = [:]
+        /// The observations whose last fetch read each table only at some rows: by table, and by table and rowid.
+        var rowReaders: RowReaders = RowReaders()
         /// The observations whose last fetch read an unknown region, and those whose fetch is running (or has not
         /// run yet): both see every change.
         var readersOfEverything: Set<Int> = []
@@ -65,11 +72,13 @@ final class ObservationHub: Sendable {
         mutating func index(_ id: Int, from old: ObservedRegion?, to new: ObservedRegion?) {
             if let old {
                 readersOfEverything.remove(id)
-                for table in old.tables { readers[table]?.remove(id) }
+                for table in old.tables where old.rows[table] == nil { readers[table]?.remove(id) }
+                if !old.rows.isEmpty { rowReaders.remove(id, old.rows) }
             }
             if let new {
                 if new.isEverything { readersOfEverything.insert(id) }
-                for table in new.tables { readers[table, default: []].insert(id) }
+                for table in new.tables where new.rows[table] == nil { readers[table, default: []].insert(id) }
+                if !new.rows.isEmpty { rowReaders.insert(id, new.rows) }
             }
         }
         weak var owner: SharedConnection?
@@ -92,7 +101,15 @@ final class ObservationHub: Sendable {
     /// The hooks the connection needs now.
     var wanted: Wanted {
         let bits = wantedBits.load(ordering: .acquiring)
-        return Wanted(tracksChanges: bits & 1 != 0, reportsRows: bits & 2 != 0)
+        return Wanted(tracksChanges: bits & 1 != 0, reportsRows: bits & 2 != 0, tracksRows: bits & 4 != 0)
+    }
+
+    /// Stores the bits of ``wanted`` for the state.
+    private func storeWanted(_ state: State) {
+        let tracks = !state.observers.isEmpty
+        let bits =
+            (tracks ? 1 : 0) | (state.subscribers.isEmpty ? 0 : 2) | (tracks && !state.rowReaders.isEmpty ? 4 : 0)
+        wantedBits.store(bits, ordering: .releasing)
     }
 
     /// How many observations and change subscribers are registered (for tests of their release).
@@ -168,6 +185,7 @@ final class ObservationHub: Sendable {
             state.observers = [:]
             state.subscribers = [:]
             state.readers = [:]
+            state.rowReaders = RowReaders()
             state.readersOfEverything = []
             state.fetching = []
             update(&state)
@@ -183,7 +201,7 @@ final class ObservationHub: Sendable {
     /// start, are served by the poller at the shortest interval any of them asked for.
     private func update(_ state: inout State) {
         let tracks = !state.observers.isEmpty
-        wantedBits.store((tracks ? 1 : 0) | (state.subscribers.isEmpty ? 0 : 2), ordering: .releasing)
+        storeWanted(state)
         let notices = tracks && !state.isClosed && state.pollsOtherConnections
         let wantsEvents = notices && state.observers.values.contains(where: \.watchesFiles)
         if wantsEvents && state.watcher == nil && !state.watcherFailed, let path = state.databasePath {
@@ -247,7 +265,9 @@ final class ObservationHub: Sendable {
     func fetchDidEnd(_ id: Int, region: ObservedRegion) {
         state.withLock { state in
             guard var observer = state.observers[id] else { return }
+            let wasNarrowed = !state.rowReaders.isEmpty
             state.index(id, from: observer.region, to: region)
+            if wasNarrowed != !state.rowReaders.isEmpty { storeWanted(state) }
             state.fetching.remove(id)
             observer.region = region
             if observer.missed.intersects(region) { observer.isChanged = true }
@@ -297,6 +317,7 @@ final class ObservationHub: Sendable {
             } else {
                 for table in touched.tables {
                     if let ids = state.readers[table] { touchedIDs.formUnion(ids) }
+                    state.rowReaders.collect(table, rows: touched.rows[table], into: &touchedIDs)
                 }
             }
             var waiters: [CheckedContinuation<Bool, Never>] = []

@@ -31,6 +31,8 @@ final class RawStatement {
     /// count then (a re-prepared statement may read other tables: a view was redefined).
     var region: StatementRegion?
     var regionAtReprepare: Int32 = -1
+    /// What the last recorded run read, by rowid (see ``ChangeTracker/narrowedReads(of:_:)``).
+    var readRows: ReadRowsMemo?
     /// Whether the statement has stepped without reaching its end, and needs a reset before it runs again.
     @usableFromInline @exclusivity(unchecked) var isMidway = false
     /// Whether `sqlite3_step` is running now, possibly calling a Swift function that uses the connection.

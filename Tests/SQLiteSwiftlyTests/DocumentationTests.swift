@@ -75,9 +75,7 @@ import Testing
     }
 
     /// Articles whose examples do not yet run as one walk-through, each with its reason.
-    static let separateExamples: [(article: String, reason: String)] = [
-        ("Observation", "its examples still run one per test, each on its own database; to be converted")
-    ]
+    static let separateExamples: [(article: String, reason: String)] = []
 
     /// A reader follows an article from its first block: so does its test. Each article's examples are in one
     /// test file, declarations outside any function first, then the others in one test function, each in the

@@ -4,7 +4,7 @@ import Testing
 
 extension ArticleFixture {
     // BEGIN GettingStarted: model
-    struct Planet: TableModel {
+    struct Planet: TableModel, Equatable {
         var id: Int
         var name: String
         var au: Double  // mean distance from the Sun, in astronomical units

@@ -105,7 +105,7 @@ public struct Collation: Sendable {
 final class CollationBox {
     let utf8: @Sendable (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> ComparisonResult
     let strings: @Sendable (String, String) -> ComparisonResult
-    /// The connection's interrupt handle and handle, for ``skipsComparison``.
+    /// The connection's interrupt handle and handle, for ``compareWhileInterrupted(_:_:asStrings:)``.
     let interrupts: InterruptHandle
     let database: OpaquePointer
 
@@ -118,18 +118,27 @@ final class CollationBox {
         self.database = database
     }
 
-    /// Whether to answer "equal" without calling the collation, because the connection was interrupted.
+    /// Compares two values while the connection's interrupt is raised: "equal" at once, without calling the
+    /// collation, for a read; the collation's answer for a write.
     ///
     /// SQLite's sorter compares without looking at interrupts, so a sort of millions of rows would run its
     /// comparisons to the end. An interrupted statement's result is never delivered: SQLite's flag is raised again
     /// here, and `RawStatement.step()` fails a step that returns a row while the flag is raised. That holds for
     /// reads only: a comparison that places a row in an index must be exact, so while the connection holds a write
     /// transaction the collation is always called (each call is short; the statement stops at SQLite's next check).
-    @inline(__always) var skipsComparison: Bool {
-        guard interrupts.isRaised else { return false }
-        guard sqlite3_txn_state(database, nil) != SQLITE_TXN_WRITE else { return false }
-        sqlite3_interrupt(database)
-        return true
+    /// Out of line, so that the comparison callbacks' usual path stays a plain call of the collation.
+    @inline(never) func compareWhileInterrupted(
+        _ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>, asStrings: Bool
+    ) -> Int32 {
+        guard sqlite3_txn_state(database, nil) == SQLITE_TXN_WRITE else {
+            sqlite3_interrupt(database)
+            return 0
+        }
+        let result =
+            asStrings
+            ? strings(String(decoding: first, as: UTF8.self), String(decoding: second, as: UTF8.self))
+            : utf8(first, second)
+        return Int32(truncatingIfNeeded: result.rawValue)
     }
 }
 
@@ -143,15 +152,19 @@ private typealias CompareCallback =
 private let compareUTF8: CompareCallback = { box, firstCount, first, secondCount, second in
     guard let box else { return 0 }
     return Unmanaged<CollationBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
-        if box.skipsComparison { return 0 }
-        return Int32(truncatingIfNeeded: box.utf8(buffer(first, firstCount), buffer(second, secondCount)).rawValue)
+        let (left, right) = (buffer(first, firstCount), buffer(second, secondCount))
+        if box.interrupts.isRaised { return box.compareWhileInterrupted(left, right, asStrings: false) }
+        return Int32(truncatingIfNeeded: box.utf8(left, right).rawValue)
     }
 }
 
 private let compareStrings: CompareCallback = { box, firstCount, first, secondCount, second in
     guard let box else { return 0 }
     return Unmanaged<CollationBox>.fromOpaque(box)._withUnsafeGuaranteedRef { box in
-        if box.skipsComparison { return 0 }
+        if box.interrupts.isRaised {
+            return box.compareWhileInterrupted(
+                buffer(first, firstCount), buffer(second, secondCount), asStrings: true)
+        }
         let left = String(decoding: buffer(first, firstCount), as: UTF8.self)
         let right = String(decoding: buffer(second, secondCount), as: UTF8.self)
         return Int32(truncatingIfNeeded: box.strings(left, right).rawValue)

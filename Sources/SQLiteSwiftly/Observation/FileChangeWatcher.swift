@@ -76,6 +76,9 @@ final class FileChangeWatcher: Sendable {
         #endif
     }
 
+    /// How long, in microseconds, the thread rests after reporting an event before it looks for the next.
+    static let restAfterEvent = 1000
+
     /// Ends the thread. Safe to call more than once.
     func stop() {
         var one: UInt64 = 1
@@ -106,7 +109,14 @@ final class FileChangeWatcher: Sendable {
                     guard count > 0 else { break }
                     concerns = concerns || eventsConcernDatabase(buffer, count: count)
                 }
-                if concerns { onChange() }
+                if concerns {
+                    onChange()
+                    // A burst of commits (this process's own, thousands a second) would wake this thread at each
+                    // write of the WAL: after an event it rests a millisecond, while the kernel merges the events
+                    // that arrive meanwhile into one. An event alone is reported at once; one that follows within
+                    // the millisecond, at most a millisecond late (the check waits that long after it anyway).
+                    usleep(UInt32(Self.restAfterEvent))
+                }
             }
         #endif
     }

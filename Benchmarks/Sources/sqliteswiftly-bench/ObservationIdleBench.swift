@@ -12,7 +12,8 @@ import Synchronization
 // What observation costs while nothing happens, and how late other processes' commits arrive (issue #32):
 // - idle: a SharedConnection on a WAL file with 0, 1 and 100 observations, and 100 that poll (`watchesFiles:
 //   false`, the only way before file events); the process's CPU time and its threads' context switches (each
-//   wake-up of a blocked thread is one) per second over 5 seconds (1 with --quick), after half a second to settle;
+//   wake-up of a blocked thread is one) per second over 20 seconds (two backstop polls; 1 with --quick), after
+//   half a second to settle;
 // - delay: N commits (200 by default, 20 with --quick; --rows sets it) of another process, 5 to 15 ms apart, each
 //   writing the wall-clock time just before its commit; the observer's delay from that time to the delivery of
 //   the row, median and 99th percentile. The other process is this program (`--commit-child`, through the

@@ -266,7 +266,7 @@ do {
         var files = try TemporaryFiles()
         defer { files.removeDirectory() }
         try await ObservationIdleBench.run(
-            commits: options.rowsGiven ? options.rows : options.quick ? 20 : 200, seconds: options.quick ? 1 : 5,
+            commits: options.rowsGiven ? options.rows : options.quick ? 20 : 200, seconds: options.quick ? 1 : 20,
             files: &files)
         exit(0)
     }

@@ -238,7 +238,7 @@ final class ObservationHub: Sendable {
     /// How often the data version is checked while file events are watched, as a backstop: a WAL commit becomes
     /// visible after its writer's `fsync`, which raises no event, so one that a loaded disk delays past the checks
     /// that follow its events (about 1.3 s) is still noticed within this interval.
-    static let backstopInterval: Duration = .seconds(5)
+    static let backstopInterval: Duration = .seconds(10)
 
     /// Records whether the connection has attached databases (at the end of each access while anything is
     /// observed), and starts or stops polling for them.

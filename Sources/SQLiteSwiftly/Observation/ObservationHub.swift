@@ -465,6 +465,6 @@ final class ObservationHub: Sendable {
     static let eventCheckInterval: Duration = .milliseconds(10)
 
     /// How long after the last file event the checks go on.
-    static let eventCheckHorizon: Duration = .milliseconds(1000)
+    static let eventCheckHorizon: Duration = .seconds(5)
 
 }

@@ -38,13 +38,21 @@ enum ObservationBench {
         return tasks
     }
 
-    private static func makeDatabase(_ location: Location) async throws -> SharedConnection {
+    /// A new shared connection at `location`: in memory, or a file in WAL mode with `synchronous = NORMAL`.
+    static func openShared(_ location: Location) async throws -> SharedConnection {
         let shared = try SharedConnection(location.isMemory ? .inMemory : .create(path: location.path))
-        try await shared.withConnection { db in
-            if !location.isMemory {
+        if !location.isMemory {
+            try await shared.withConnection { db in
                 _ = try db.fetchValue(String.self, "PRAGMA journal_mode = WAL")
                 try db.execute("PRAGMA synchronous = NORMAL")
             }
+        }
+        return shared
+    }
+
+    private static func makeDatabase(_ location: Location) async throws -> SharedConnection {
+        let shared = try await openShared(location)
+        try await shared.withConnection { db in
             try db.execute("CREATE TABLE written (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)")
             for index in 0..<100 {
                 try db.execute(SQL(verbatim: "CREATE TABLE t\(index) (id INTEGER PRIMARY KEY, value INTEGER)"))

@@ -12,12 +12,8 @@ enum RowRegionBench {
     private static let observed = 100
 
     private static func makeDatabase(_ location: Location) async throws -> SharedConnection {
-        let shared = try SharedConnection(location.isMemory ? .inMemory : .create(path: location.path))
+        let shared = try await ObservationBench.openShared(location)
         try await shared.withConnection { db in
-            if !location.isMemory {
-                _ = try db.fetchValue(String.self, "PRAGMA journal_mode = WAL")
-                try db.execute("PRAGMA synchronous = NORMAL")
-            }
             try db.execute("CREATE TABLE written (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)")
             try db.execute(
                 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) "

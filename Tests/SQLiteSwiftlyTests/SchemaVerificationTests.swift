@@ -321,8 +321,12 @@ private func database(_ schema: String) throws -> Connection {
         // The first keyword also finds commits, after blanks and comments, in any case; other words are other.
         let commits = ["COMMIT", "commit transaction", "\t-- done\nEnd", "/* x */END TRANSACTION;"]
         #expect(commits.allSatisfy { $0.leadingKeyword == .commit })
+        // ROLLBACK too (eight letters, the longest keyword), and ROLLBACK TO a savepoint; longer words are other.
+        let rollbacks = ["ROLLBACK", "rollback transaction", "  /* undo */ Rollback TO sp", "ROLLBACK;"]
+        #expect(rollbacks.allSatisfy { $0.leadingKeyword == .rollback })
         let others = [
             "SELECT 1", "BEGIN", "EXPLAIN SELECT 1", "ENDING", "COMMITTED", "analyze", "delete from t", "ätsch",
+            "ROLLBACKS", "ROLLBAC", "RELEASE sp", "REPLACE INTO t VALUES (1)", "rollbacked",
         ]
         #expect(others.allSatisfy { $0.leadingKeyword == .other })
         #expect(

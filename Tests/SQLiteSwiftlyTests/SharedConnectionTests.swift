@@ -168,6 +168,70 @@ let endlessQuery =
         #expect(started.isSet)
     }
 
+    @Test(
+        "a cancellation that lands between two statements of an access stops the next one before it starts",
+        arguments: ["statement", "script", "transaction"])
+    func cancellationBetweenStatements(next: String) async throws {
+        let directory = try TemporaryDirectory()
+        let shared = try await makeShared(directory)
+        let (started, cancelled) = (TestFlag(), TestFlag())
+        let task = Task {
+            try await shared.write { db in
+                try db.execute("INSERT INTO notes VALUES ('before')")
+                started.set()
+                try cancelled.block()  // SQLite forgets an interrupt that lands while no statement runs
+                switch next {
+                case "statement": _ = try db.fetchValue(Int.self, SQL(verbatim: endlessQuery))
+                case "script": try db.executeScript(SQL(verbatim: "INSERT INTO notes VALUES ('x'); \(endlessQuery)"))
+                default: try db.transaction { try db.execute("INSERT INTO notes VALUES ('nested')") }
+                }
+            }
+        }
+        try await started.wait()
+        task.cancel()
+        cancelled.set()
+        // Without the check at the start of each statement the endless query would run for minutes; the watchdog
+        // interrupts it after 20 s, and the message then tells which stopped it.
+        let watchdog = Thread {
+            Thread.sleep(forTimeInterval: 20); shared.interrupt()
+        }
+        watchdog.start()
+        let failure = try #require(await task.result.failure as? SQLiteError)
+        #expect(failure.code == .interrupt)
+        #expect(failure.message.contains("the task was cancelled before this statement started"), "\(failure)")
+        // The write was rolled back whole, and the next access runs normally.
+        let notes = try await shared.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM notes") }
+        #expect(notes == 0)
+        try await shared.write { db in try db.execute("INSERT INTO notes VALUES ('after')") }
+        #expect(try await shared.read { db in try db.fetchValue(String.self, "SELECT text FROM notes") } == "after")
+    }
+
+    @Test("a cancelled access's body can still roll back a transaction of its own")
+    func cancelledAccessRollsBack() async throws {
+        let directory = try TemporaryDirectory()
+        let shared = try await makeShared(directory)
+        let (started, cancelled) = (TestFlag(), TestFlag())
+        let outcome = Mutex<(inserted: Bool, rollback: Bool, stillOpen: Bool)?>(nil)
+        let task = Task {
+            try await shared.withConnection { db in
+                try db.execute("BEGIN")
+                try db.execute("INSERT INTO notes VALUES ('kept?')")
+                started.set()
+                try cancelled.block()
+                let inserted = (try? db.execute("INSERT INTO notes VALUES ('refused')")) != nil
+                let rollback = (try? db.execute("ROLLBACK")) != nil
+                outcome.withLock { $0 = (inserted, rollback, db.isInTransaction) }
+            }
+        }
+        try await started.wait()
+        task.cancel()
+        cancelled.set()
+        _ = await task.result
+        let seen = try #require(outcome.withLock { $0 })
+        #expect(!seen.inserted && seen.rollback && !seen.stillOpen)
+        #expect(try await shared.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM notes") } == 0)
+    }
+
     @Test("a task cancelled before its turn does not run its body")
     func cancelledTaskSkipsBody() async throws {
         let directory = try TemporaryDirectory()

@@ -28,7 +28,9 @@ extension Connection {
         }
         let timeout = BusyWait.clamped(options.busyTimeout)
         let start = ContinuousClock.now
-        interruptHandle.lower()  // an interrupt that arrived before this transaction is not for it
+        // An interrupt that arrived before this transaction is not for it; a cancelled access stays raised, and the
+        // wait below stops at its first turn.
+        _ = interruptHandle.lower()
         let interrupts = interruptHandle
         switch turnstile.enter(before: start + timeout, shouldStop: { interrupts.isRaised || currentTaskIsCancelled() })
         {

@@ -25,34 +25,53 @@ public final class InterruptHandle: Sendable {
     }
 
     private let target = TrackedMutex(Target())
-    /// Raised by ``interrupt()``, lowered when a statement starts to run and when a wait for the writers' turn
-    /// begins: SQLite forgets an interrupt when the next statement starts with none running, and so does this.
-    /// Read by the Swift code SQLite calls, and by the waits, which cannot see SQLite's own flag (SQLite 3.40 has
-    /// no `sqlite3_is_interrupted`).
-    @usableFromInline let raised = Atomic<Bool>(false)
+    /// Raised by ``interrupt()`` (``plainInterrupt``), lowered when a statement starts to run and when a wait for
+    /// the writers' turn begins: SQLite forgets an interrupt when the next statement starts with none running, and
+    /// so does this. The cancellation of a ``SharedConnection`` access raises it for good (``cancelledAccess``):
+    /// every statement and wait of that access then stops, until the access ends. Read by the Swift code SQLite
+    /// calls, by the waits, and by each statement as it starts, which cannot see SQLite's own flag (SQLite 3.40 has
+    /// no `sqlite3_is_interrupted`). One relaxed load on every path that finds it down.
+    @usableFromInline let raised = Atomic<UInt8>(0)
+    /// A bit of ``raised``: ``interrupt()`` was called.
+    @usableFromInline static let plainInterrupt: UInt8 = 1
+    /// A bit of ``raised``: the task of the running access was cancelled; only the end of the access clears it.
+    @usableFromInline static let cancelledAccess: UInt8 = 2
 
     init() {}
 
     /// Makes the connection's running statement, if any, stop at its next opportunity.
     ///
-    /// Safe to call from any thread at any time, even after the connection has been closed.
+    /// Safe to call from any thread at any time, even after the connection has been closed. An interrupt that
+    /// arrives while nothing runs is forgotten when the next statement starts, as SQLite forgets it.
     public func interrupt() {
-        target.withLock { target in fire(target.address) }
+        target.withLock { target in fire(target.address, raising: Self.plainInterrupt) }
     }
 
-    /// Whether an interrupt arrived since the current statement or wait began.
+    /// Whether an interrupt arrived since the current statement or wait began, or the running access was cancelled.
     @inlinable var isRaised: Bool {
-        raised.load(ordering: .relaxed)
+        raised.load(ordering: .relaxed) != 0
     }
 
-    /// Forgets an interrupt that arrived before the statement or wait that begins now.
-    @inlinable func lower() {
-        if raised.load(ordering: .relaxed) { raised.store(false, ordering: .relaxed) }
+    /// Forgets an interrupt that arrived before the statement or wait that begins now, unless the running access
+    /// was cancelled.
+    ///
+    /// - Returns: Whether the flag stays raised: the task of the running access was cancelled, and the statement
+    ///   or wait must not start.
+    @inlinable func lower() -> Bool {
+        var value = raised.load(ordering: .relaxed)
+        while value == Self.plainInterrupt {
+            // A cancellation that lands now turns the value into 3, and the exchange fails: it is not lost.
+            let (exchanged, original) = raised.compareExchange(
+                expected: value, desired: 0, ordering: .relaxed)
+            if exchanged { return false }
+            value = original
+        }
+        return value != 0
     }
 
-    private func fire(_ address: UInt) {
+    private func fire(_ address: UInt, raising bit: UInt8) {
         guard let database = OpaquePointer(bitPattern: address) else { return }
-        raised.store(true, ordering: .relaxed)
+        raised.bitwiseOr(bit, ordering: .relaxed)
         sqlite3_interrupt(database)
     }
 
@@ -74,15 +93,22 @@ public final class InterruptHandle: Sendable {
     }
 
     /// Interrupts only while access `access` runs: a task cancelled as its access ends must not stop the next.
+    ///
+    /// Unlike ``interrupt()``, the interrupt lasts until the access ends: a cancellation that lands between two
+    /// statements of the access (when SQLite would forget it) stops the next one before it starts.
     func interrupt(access: UInt64) {
         target.withLock { target in
-            if target.access == access { fire(target.address) }
+            if target.access == access { fire(target.address, raising: Self.plainInterrupt | Self.cancelledAccess) }
         }
     }
 
-    /// Ends the current access: later ``interrupt(access:)`` calls for it do nothing.
+    /// Ends the current access: later ``interrupt(access:)`` calls for it do nothing, and its cancellation, if
+    /// any, is forgotten.
     func endAccess() {
-        target.withLock { $0.access &+= 1 }
+        target.withLock { target in
+            target.access &+= 1
+            if raised.load(ordering: .relaxed) & Self.cancelledAccess != 0 { raised.store(0, ordering: .relaxed) }
+        }
     }
 }
 

@@ -217,7 +217,8 @@ extension Connection {
                     return Self.located(error, position: position + 1)
                 }
                 if changeTracker.isActive { changeTracker.willRun(sql: sql) }
-                switch sql.leadingKeyword {
+                let keyword = sql.leadingKeyword
+                switch keyword {
                 case .schema: changeTracker.schemaEpoch &+= 1
                 case .commit where changeTracker.openTransactionBodies > 0:
                     sqlite3_finalize(statement)
@@ -225,7 +226,13 @@ extension Connection {
                 default: break
                 }
                 position += 1
-                interruptHandle.lower()  // as RawStatement.begin() does
+                if interruptHandle.lower(), keyword != .rollback {  // as RawStatement.begin() does
+                    sqlite3_finalize(statement)
+                    let error = SQLiteError(
+                        .sqlite, code: .interrupt,
+                        message: "interrupted: the task was cancelled before this statement started", sql: sql)
+                    return Self.located(error, position: position)
+                }
                 var step = sqlite3_step(statement)
                 while step == SQLITE_ROW { step = sqlite3_step(statement) }
                 if step != SQLITE_DONE {

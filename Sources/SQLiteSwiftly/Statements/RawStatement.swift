@@ -153,8 +153,18 @@ final class RawStatement {
         // before its first step (the count is checked, a type's own bind(to:) that binds nothing is refused,
         // and a run that fails while binding clears them all).
         if arena.isInUse { arena.reset() }
-        interrupts.lower()  // as SQLite forgets an interrupt that arrived before a statement starts
+        // As SQLite forgets an interrupt that arrived before a statement starts; a cancelled access is not
+        // forgotten, and only a ROLLBACK (which ends what the cancellation left) may still run in it.
+        if interrupts.lower(), keyword != .rollback { throw cancelledBeforeStart() }
         generation &+= 1
+    }
+
+    /// The error of a statement that would have started in a cancelled ``SharedConnection`` access.
+    @usableFromInline func cancelledBeforeStart() -> SQLiteError {
+        SQLiteError(
+            .sqlite, code: .interrupt, message: "interrupted: the task was cancelled before this statement started",
+            sql: sql
+        ).with(table: table)
     }
 
     /// The checks of a schema statement or a commit at the start of a run.
@@ -162,7 +172,7 @@ final class RawStatement {
         switch keyword {
         case .schema: tracker.schemaEpoch &+= 1
         case .commit: if tracker.openTransactionBodies > 0 { throw ChangeTracker.commitInBody(sql: sql) }
-        case .other: break
+        case .rollback, .other: break
         }
     }
 

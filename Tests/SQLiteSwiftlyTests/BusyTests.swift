@@ -75,35 +75,37 @@ final class ShellProcess {
     @Test(
         "a write fails at BEGIN with a busy error while another process holds BEGIN IMMEDIATE",
         .enabled(if: sqlite3Shell != nil, "the sqlite3 command is not installed (apt-get install sqlite3)"))
-    func busyFromAnotherProcess() throws {
-        let directory = try TemporaryDirectory()
-        let path = try makeDatabase(directory)
-        let shell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
-        shell.send("BEGIN IMMEDIATE;")
-        shell.send("INSERT INTO items VALUES (2);")
-        try shell.sync()  // the shell holds the write lock now
+    func busyFromAnotherProcess() async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            let path = try makeDatabase(directory)
+            let shell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
+            shell.send("BEGIN IMMEDIATE;")
+            shell.send("INSERT INTO items VALUES (2);")
+            try shell.sync()  // the shell holds the write lock now
 
-        let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(200)))
-        let start = ContinuousClock.now
-        var bodyRan = false
-        #expect {
-            try db.transaction {
-                bodyRan = true
-                try db.execute("INSERT INTO items VALUES (3)")
+            let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(200)))
+            let start = ContinuousClock.now
+            var bodyRan = false
+            #expect {
+                try db.transaction {
+                    bodyRan = true
+                    try db.execute("INSERT INTO items VALUES (3)")
+                }
+            } throws: { error in
+                guard let error = error as? SQLiteError else { return false }
+                return error.isBusy && error.kind == .sqlite && error.sql == "BEGIN IMMEDIATE"
             }
-        } throws: { error in
-            guard let error = error as? SQLiteError else { return false }
-            return error.isBusy && error.kind == .sqlite && error.sql == "BEGIN IMMEDIATE"
-        }
-        #expect(ContinuousClock.now - start >= .milliseconds(150))
-        #expect(!bodyRan)
-        #expect(!db.isInTransaction)
+            #expect(ContinuousClock.now - start >= .milliseconds(150))
+            #expect(!bodyRan)
+            #expect(!db.isInTransaction)
 
-        shell.send("COMMIT;")
-        shell.finish()
-        try db.transaction { try db.execute("INSERT INTO items VALUES (3)") }
-        #expect(try db.fetchAll(UntypedRow.self, "SELECT value FROM items ORDER BY value").count == 3)
-        #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
+            shell.send("COMMIT;")
+            shell.finish()
+            try db.transaction { try db.execute("INSERT INTO items VALUES (3)") }
+            #expect(try db.fetchAll(UntypedRow.self, "SELECT value FROM items ORDER BY value").count == 3)
+            #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
+        }
     }
 
     @Test(
@@ -130,76 +132,82 @@ final class ShellProcess {
     @Test(
         "rollback-journal mode: a read transaction in another process makes COMMIT fail busy; nothing is written",
         .enabled(if: sqlite3Shell != nil, "the sqlite3 command is not installed (apt-get install sqlite3)"))
-    func readerInAnotherProcessBlocksCommit() throws {
-        let directory = try TemporaryDirectory()
-        let path = try makeDatabase(directory)
-        let shell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
-        shell.send("BEGIN;")
-        shell.send("SELECT count(*) FROM items;")
-        try shell.sync()  // the shell holds a shared lock until its transaction ends
+    func readerInAnotherProcessBlocksCommit() async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            let path = try makeDatabase(directory)
+            let shell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
+            shell.send("BEGIN;")
+            shell.send("SELECT count(*) FROM items;")
+            try shell.sync()  // the shell holds a shared lock until its transaction ends
 
-        let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(200)))
-        var bodyRan = false
-        let error = try requireSQLiteError {
-            try db.transaction {
-                bodyRan = true
-                try db.execute("INSERT INTO items VALUES (2)")
+            let db = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(200)))
+            var bodyRan = false
+            let error = try requireSQLiteError {
+                try db.transaction {
+                    bodyRan = true
+                    try db.execute("INSERT INTO items VALUES (2)")
+                }
             }
+            #expect(bodyRan, "BEGIN IMMEDIATE does not wait for readers: the body ran")
+            #expect(error.isBusy && error.sql == "COMMIT", "\(error)")
+            #expect(!db.isInTransaction)
+            shell.send("COMMIT;")
+            shell.finish()
+            #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM items") == 1)
+            // In WAL mode the same reader does not block the commit.
+            _ = try db.fetchValue(String.self, "PRAGMA journal_mode = WAL")
+            let walShell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
+            walShell.send("BEGIN;")
+            walShell.send("SELECT count(*) FROM items;")
+            try walShell.sync()
+            try db.transaction { try db.execute("INSERT INTO items VALUES (2)") }
+            walShell.finish()
+            #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM items") == 2)
         }
-        #expect(bodyRan, "BEGIN IMMEDIATE does not wait for readers: the body ran")
-        #expect(error.isBusy && error.sql == "COMMIT", "\(error)")
-        #expect(!db.isInTransaction)
-        shell.send("COMMIT;")
-        shell.finish()
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM items") == 1)
-        // In WAL mode the same reader does not block the commit.
-        _ = try db.fetchValue(String.self, "PRAGMA journal_mode = WAL")
-        let walShell = try ShellProcess(shell: try #require(sqlite3Shell), database: path)
-        walShell.send("BEGIN;")
-        walShell.send("SELECT count(*) FROM items;")
-        try walShell.sync()
-        try db.transaction { try db.execute("INSERT INTO items VALUES (2)") }
-        walShell.finish()
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM items") == 2)
     }
 
     @Test("two connections in one process: the second writer is busy at BEGIN, readers still read")
-    func busyWithinOneProcess() throws {
-        let directory = try TemporaryDirectory()
-        let path = try makeDatabase(directory)
-        let first = try Connection(opening: path)
-        let second = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(100)))
-        try first.execute("BEGIN IMMEDIATE")
-        try first.execute("INSERT INTO items VALUES (2)")
-        var bodyRan = false
-        #expect {
-            try second.transaction { bodyRan = true }
-        } throws: { error in
-            (error as? SQLiteError)?.isBusy == true
+    func busyWithinOneProcess() async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            let path = try makeDatabase(directory)
+            let first = try Connection(opening: path)
+            let second = try Connection(opening: path, options: .init(busyTimeout: .milliseconds(100)))
+            try first.execute("BEGIN IMMEDIATE")
+            try first.execute("INSERT INTO items VALUES (2)")
+            var bodyRan = false
+            #expect {
+                try second.transaction { bodyRan = true }
+            } throws: { error in
+                (error as? SQLiteError)?.isBusy == true
+            }
+            #expect(!bodyRan)
+            // In rollback-journal mode a writer that has not committed yet leaves the last commit readable.
+            #expect(try second.fetchValue(Int.self, "SELECT count(*) FROM items") == 1)
+            try first.execute("COMMIT")
+            try second.transaction { try second.execute("INSERT INTO items VALUES (3)") }
+            #expect(try first.fetchValue(Int.self, "SELECT count(*) FROM items") == 3)
         }
-        #expect(!bodyRan)
-        // In rollback-journal mode a writer that has not committed yet leaves the last commit readable.
-        #expect(try second.fetchValue(Int.self, "SELECT count(*) FROM items") == 1)
-        try first.execute("COMMIT")
-        try second.transaction { try second.execute("INSERT INTO items VALUES (3)") }
-        #expect(try first.fetchValue(Int.self, "SELECT count(*) FROM items") == 3)
     }
 
     @Test("a connection with the default timeout waits about 5 seconds before reporting busy")
-    func defaultTimeoutWaits() throws {
-        let directory = try TemporaryDirectory()
-        let path = try makeDatabase(directory)
-        let holder = try Connection(opening: path)
-        try holder.execute("BEGIN IMMEDIATE")
-        let waiter = try Connection(opening: path)
-        let start = ContinuousClock.now
-        #expect {
-            try waiter.execute("BEGIN IMMEDIATE")
-        } throws: { error in
-            (error as? SQLiteError)?.isBusy == true
+    func defaultTimeoutWaits() async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            let path = try makeDatabase(directory)
+            let holder = try Connection(opening: path)
+            try holder.execute("BEGIN IMMEDIATE")
+            let waiter = try Connection(opening: path)
+            let start = ContinuousClock.now
+            #expect {
+                try waiter.execute("BEGIN IMMEDIATE")
+            } throws: { error in
+                (error as? SQLiteError)?.isBusy == true
+            }
+            let waited = ContinuousClock.now - start
+            #expect(waited >= .milliseconds(4500) && waited < .seconds(20))
+            try holder.execute("ROLLBACK")
         }
-        let waited = ContinuousClock.now - start
-        #expect(waited >= .milliseconds(4500) && waited < .seconds(20))
-        try holder.execute("ROLLBACK")
     }
 }

@@ -59,47 +59,54 @@ import Testing
             "SELECT s FROM n ORDER BY s COLLATE SLOW_ORDER",
             "SELECT DISTINCT s COLLATE SLOW_ORDER FROM n",
         ])
-    func interruptStopsCallbacks(sql: String) throws {
-        let db = try numbers()
-        nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
-        let (error, lateness) = try stopped(
-            {
-                _ = try unsafeDB.fetchAll(UntypedRow.self, SQL(verbatim: sql))
-            }, stop: db.interruptHandle.interrupt)
-        let failure = try #require(error as? SQLiteError)
-        #expect(failure.code == .interrupt)
-        #expect(lateness < stopTolerance, "\(sql) went on \(lateness) after the interrupt")
-        // The connection works normally afterwards, with the same functions and collation.
-        #expect(try db.fetchValue(Int.self, "SELECT slow(41) + 1") == 42)
-        #expect(
-            try db.fetchAll(UntypedRow.self, "SELECT s FROM n WHERE x <= 3 ORDER BY s COLLATE SLOW_ORDER").count == 3)
+    func interruptStopsCallbacks(sql: String) async throws {
+        try await offPool {
+            let db = try numbers()
+            nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
+            let (error, lateness) = try stopped(
+                {
+                    _ = try unsafeDB.fetchAll(UntypedRow.self, SQL(verbatim: sql))
+                }, stop: db.interruptHandle.interrupt)
+            let failure = try #require(error as? SQLiteError)
+            #expect(failure.code == .interrupt)
+            #expect(lateness < stopTolerance, "\(sql) went on \(lateness) after the interrupt")
+            // The connection works normally afterwards, with the same functions and collation.
+            #expect(try db.fetchValue(Int.self, "SELECT slow(41) + 1") == 42)
+            #expect(
+                try db.fetchAll(UntypedRow.self, "SELECT s FROM n WHERE x <= 3 ORDER BY s COLLATE SLOW_ORDER").count
+                    == 3)
+        }
     }
 
     @Test("a cursor over a sort that the interrupt cut short delivers no row")
-    func interruptedSortDeliversNoRow() throws {
-        let db = try numbers()
-        let cursor = try db.fetchCursor(UntypedRow.self, "SELECT s FROM n ORDER BY s COLLATE SLOW_ORDER")
-        nonisolated(unsafe) let unsafeCursor = cursor
-        let (error, _) = try stopped(
-            {
-                _ = try unsafeCursor.next()
-            }, stop: db.interruptHandle.interrupt)
-        #expect((error as? SQLiteError)?.code == .interrupt)
+    func interruptedSortDeliversNoRow() async throws {
+        try await offPool {
+            let db = try numbers()
+            let cursor = try db.fetchCursor(UntypedRow.self, "SELECT s FROM n ORDER BY s COLLATE SLOW_ORDER")
+            nonisolated(unsafe) let unsafeCursor = cursor
+            let (error, _) = try stopped(
+                {
+                    _ = try unsafeCursor.next()
+                }, stop: db.interruptHandle.interrupt)
+            #expect((error as? SQLiteError)?.code == .interrupt)
+        }
     }
 
     @Test("a collation placing rows in an index is never cut short: the index stays whole")
-    func collatedIndexStaysWhole() throws {
-        let db = try numbers(5_000)
-        nonisolated(unsafe) let unsafeDB = db
-        _ = try stopped(
-            after: .milliseconds(50),
-            {
-                try unsafeDB.execute("CREATE INDEX n_s ON n(s COLLATE SLOW_ORDER)")
-            }, stop: db.interruptHandle.interrupt)
-        // Whether the interrupt landed before the index was built or not, the database is consistent.
-        #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
-        try db.execute("INSERT INTO n VALUES (0, '00000000')")
-        #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
+    func collatedIndexStaysWhole() async throws {
+        try await offPool {
+            let db = try numbers(5_000)
+            nonisolated(unsafe) let unsafeDB = db
+            _ = try stopped(
+                after: .milliseconds(50),
+                {
+                    try unsafeDB.execute("CREATE INDEX n_s ON n(s COLLATE SLOW_ORDER)")
+                }, stop: db.interruptHandle.interrupt)
+            // Whether the interrupt landed before the index was built or not, the database is consistent.
+            #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
+            try db.execute("INSERT INTO n VALUES (0, '00000000')")
+            #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
+        }
     }
 
     @Test("cancelling a shared connection's read stops its Swift functions and collations")
@@ -140,7 +147,7 @@ import Testing
                     return try db.fetchValue(Int.self, SQL(verbatim: sql))
                 }
             }
-            let cancelledAt = await cancel(task, once: running)
+            let cancelledAt = try await cancel(task, once: running)
             let failure = try #require(await task.result.failure as? SQLiteError)
             #expect(failure.code == .interrupt)
             let lateness = try #require(ended.withLock { $0 }) - cancelledAt
@@ -150,24 +157,26 @@ import Testing
     }
 
     @Test("an interrupt stops REGEXP inside one long match, not only between rows")
-    func interruptStopsOneLongMatch() throws {
-        let db = try Connection.inMemory()
-        try db.add(function: .regexp())
-        // One text of 48 MB that the pattern has to scan to its end (no 'b' in it), in one call of the function.
-        try db.execute("CREATE TABLE big(t TEXT)")
-        try db.execute("INSERT INTO big SELECT replace(hex(zeroblob(24000000)), '0', 'a')")
-        let full = ContinuousClock.now
-        #expect(try db.fetchValue(Bool.self, "SELECT t REGEXP 'a*b' FROM big") == false)
-        let matchTime = ContinuousClock.now - full
-        nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
-        let (error, lateness) = try stopped(
-            after: matchTime / 4,
-            {
-                _ = try unsafeDB.fetchValue(Bool.self, "SELECT t REGEXP 'a*b' FROM big")
-            }, stop: db.interruptHandle.interrupt)
-        #expect((error as? SQLiteError)?.code == .interrupt, "the match of \(matchTime) was not stopped")
-        #expect(lateness < stopTolerance, "the match went on \(lateness) after the interrupt")
-        #expect(try db.fetchValue(Bool.self, "SELECT 'ab' REGEXP 'a*b'") == true)
+    func interruptStopsOneLongMatch() async throws {
+        try await offPool {
+            let db = try Connection.inMemory()
+            try db.add(function: .regexp())
+            // One text of 48 MB that the pattern has to scan to its end (no 'b' in it), in one call of the function.
+            try db.execute("CREATE TABLE big(t TEXT)")
+            try db.execute("INSERT INTO big SELECT replace(hex(zeroblob(24000000)), '0', 'a')")
+            let full = ContinuousClock.now
+            #expect(try db.fetchValue(Bool.self, "SELECT t REGEXP 'a*b' FROM big") == false)
+            let matchTime = ContinuousClock.now - full
+            nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
+            let (error, lateness) = try stopped(
+                after: matchTime / 4,
+                {
+                    _ = try unsafeDB.fetchValue(Bool.self, "SELECT t REGEXP 'a*b' FROM big")
+                }, stop: db.interruptHandle.interrupt)
+            #expect((error as? SQLiteError)?.code == .interrupt, "the match of \(matchTime) was not stopped")
+            #expect(lateness < stopTolerance, "the match went on \(lateness) after the interrupt")
+            #expect(try db.fetchValue(Bool.self, "SELECT 'ab' REGEXP 'a*b'") == true)
+        }
     }
 
     /// A slow tokenizer: 2 ms a text, the whole text one token.
@@ -183,48 +192,52 @@ import Testing
     }
 
     @Test("an interrupt stops a Swift tokenizer that indexes many rows; the index write is rolled back")
-    func interruptStopsTokenizer() throws {
-        let db = try numbers()
-        try db.add(tokenizer: SlowWords.self)
-        try db.execute("CREATE VIRTUAL TABLE words USING fts5(s, tokenize = 'slow_words')")
-        nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
-        let (error, lateness) = try stopped(
-            {
-                try unsafeDB.execute("INSERT INTO words(s) SELECT s FROM n")
-            }, stop: db.interruptHandle.interrupt)
-        #expect((error as? SQLiteError)?.code == .interrupt)
-        #expect(lateness < stopTolerance, "indexing went on \(lateness) after the interrupt")
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM words") == 0)
-        try db.execute("INSERT INTO words(s) VALUES ('alpha')")
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM words WHERE words MATCH 'alpha'") == 1)
+    func interruptStopsTokenizer() async throws {
+        try await offPool {
+            let db = try numbers()
+            try db.add(tokenizer: SlowWords.self)
+            try db.execute("CREATE VIRTUAL TABLE words USING fts5(s, tokenize = 'slow_words')")
+            nonisolated(unsafe) let unsafeDB = db  // used by the thread `stopped` starts, then here again
+            let (error, lateness) = try stopped(
+                {
+                    try unsafeDB.execute("INSERT INTO words(s) SELECT s FROM n")
+                }, stop: db.interruptHandle.interrupt)
+            #expect((error as? SQLiteError)?.code == .interrupt)
+            #expect(lateness < stopTolerance, "indexing went on \(lateness) after the interrupt")
+            #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM words") == 0)
+            try db.execute("INSERT INTO words(s) VALUES ('alpha')")
+            #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM words WHERE words MATCH 'alpha'") == 1)
+        }
     }
 
     @Test("an interrupt stops a changeset's conflict handler; nothing of the changeset is applied")
-    func interruptStopsConflictHandler() throws {
-        let source = try numbers(5_000)
-        let target = try numbers(5_000)
-        try source.execute("CREATE TABLE k(id INTEGER PRIMARY KEY, v TEXT)")
-        try target.execute("CREATE TABLE k(id INTEGER PRIMARY KEY, v TEXT)")
-        try target.execute("INSERT INTO k SELECT x, 'target' FROM n")
-        // 5,000 inserts whose keys the target has: 5,000 conflicts, 2 ms each in the handler.
-        let (_, changeset) = try source.recordingChangeset(of: ["k"]) {
-            try source.execute("INSERT INTO k SELECT x, 'source' FROM n")
+    func interruptStopsConflictHandler() async throws {
+        try await offPool {
+            let source = try numbers(5_000)
+            let target = try numbers(5_000)
+            try source.execute("CREATE TABLE k(id INTEGER PRIMARY KEY, v TEXT)")
+            try target.execute("CREATE TABLE k(id INTEGER PRIMARY KEY, v TEXT)")
+            try target.execute("INSERT INTO k SELECT x, 'target' FROM n")
+            // 5,000 inserts whose keys the target has: 5,000 conflicts, 2 ms each in the handler.
+            let (_, changeset) = try source.recordingChangeset(of: ["k"]) {
+                try source.execute("INSERT INTO k SELECT x, 'source' FROM n")
+            }
+            try target.execute("INSERT INTO n VALUES (0, 'marker')")  // a write the application must not undo
+            let handled = Atomic<Int>(0)
+            nonisolated(unsafe) let unsafeTarget = target  // used by the thread `stopped` starts, then here again
+            let (error, lateness) = try stopped(
+                {
+                    try unsafeTarget.apply(changeset) { _ in
+                        handled.add(1, ordering: .relaxed)
+                        usleep(2000)
+                        return .replace
+                    }
+                }, stop: target.interruptHandle.interrupt)
+            #expect((error as? SQLiteError)?.code == .interrupt)
+            #expect(lateness < stopTolerance, "the application went on \(lateness) after the interrupt")
+            #expect(handled.load(ordering: .relaxed) < 5_000)
+            #expect(try target.fetchValue(Int.self, "SELECT count(*) FROM k WHERE v = 'source'") == 0)
+            #expect(try target.fetchValue(Int.self, "SELECT count(*) FROM n WHERE x = 0") == 1)
         }
-        try target.execute("INSERT INTO n VALUES (0, 'marker')")  // a write the application must not undo
-        let handled = Atomic<Int>(0)
-        nonisolated(unsafe) let unsafeTarget = target  // used by the thread `stopped` starts, then here again
-        let (error, lateness) = try stopped(
-            {
-                try unsafeTarget.apply(changeset) { _ in
-                    handled.add(1, ordering: .relaxed)
-                    usleep(2000)
-                    return .replace
-                }
-            }, stop: target.interruptHandle.interrupt)
-        #expect((error as? SQLiteError)?.code == .interrupt)
-        #expect(lateness < stopTolerance, "the application went on \(lateness) after the interrupt")
-        #expect(handled.load(ordering: .relaxed) < 5_000)
-        #expect(try target.fetchValue(Int.self, "SELECT count(*) FROM k WHERE v = 'source'") == 0)
-        #expect(try target.fetchValue(Int.self, "SELECT count(*) FROM n WHERE x = 0") == 1)
     }
 }

@@ -66,40 +66,42 @@ private struct PeerFailure: Error, CustomStringConvertible {
 /// `SQLITESWIFTLY_SYNC_SEED=s` starts from another seed; a failure prints the seed and the round.
 @Suite struct ChangesetConvergenceTests {
     @Test("two databases in two processes edit the same rows and end identical after every exchange")
-    func converge() throws {
-        let executable = try #require(syncPeerPath, "the SyncPeer executable was not built next to the tests")
-        let environment = ProcessInfo.processInfo.environment
-        let rounds = environment["SQLITESWIFTLY_SYNC_ROUNDS"].flatMap { Int($0) } ?? 60
-        let seed = environment["SQLITESWIFTLY_SYNC_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2030
-        let directory = try TemporaryDirectory()
-        let peers = [
-            try Peer("a", executable: executable, directory: directory, seed: seed),
-            try Peer("b", executable: executable, directory: directory, seed: seed),
-        ]
-        defer { for peer in peers { peer.quit() } }
-        try expectIdentical(peers, note: "at the start (seed \(seed))")
-        var random = SplitMix(state: seed)
-        var conflicts = 0
-        var changes = 0
-        for round in 0..<rounds {
-            let note = "after round \(round) of seed \(seed) (SQLITESWIFTLY_SYNC_SEED=\(seed))"
-            for (index, peer) in peers.enumerated() {
-                let edits = Int.random(in: 1...12, using: &random)
-                peer.send("edit \(random.next()) \(edits) \(directory.path("changes-\(index)"))")
+    func converge() async throws {
+        try await offPool {
+            let executable = try #require(syncPeerPath, "the SyncPeer executable was not built next to the tests")
+            let environment = ProcessInfo.processInfo.environment
+            let rounds = environment["SQLITESWIFTLY_SYNC_ROUNDS"].flatMap { Int($0) } ?? 60
+            let seed = environment["SQLITESWIFTLY_SYNC_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2030
+            let directory = try TemporaryDirectory()
+            let peers = [
+                try Peer("a", executable: executable, directory: directory, seed: seed),
+                try Peer("b", executable: executable, directory: directory, seed: seed),
+            ]
+            defer { for peer in peers { peer.quit() } }
+            try expectIdentical(peers, note: "at the start (seed \(seed))")
+            var random = SplitMix(state: seed)
+            var conflicts = 0
+            var changes = 0
+            for round in 0..<rounds {
+                let note = "after round \(round) of seed \(seed) (SQLITESWIFTLY_SYNC_SEED=\(seed))"
+                for (index, peer) in peers.enumerated() {
+                    let edits = Int.random(in: 1...12, using: &random)
+                    peer.send("edit \(random.next()) \(edits) \(directory.path("changes-\(index)"))")
+                }
+                for peer in peers { changes += Int(try peer.readLine().split(separator: " ").last ?? "") ?? 0 }
+                // The primary alternates, so that each process both rebases and merges.
+                let primary = round % 2
+                peers[primary].send("rebase \(directory.path("changes-\(1 - primary)"))")
+                peers[1 - primary].send("merge \(directory.path("changes-\(primary)"))")
+                for peer in peers {
+                    let counts = try peer.readLine().split(separator: " ").dropFirst().compactMap { Int($0) }
+                    conflicts += counts.dropFirst().reduce(0, +)
+                }
+                guard try expectIdentical(peers, note: note) else { break }
             }
-            for peer in peers { changes += Int(try peer.readLine().split(separator: " ").last ?? "") ?? 0 }
-            // The primary alternates, so that each process both rebases and merges.
-            let primary = round % 2
-            peers[primary].send("rebase \(directory.path("changes-\(1 - primary)"))")
-            peers[1 - primary].send("merge \(directory.path("changes-\(primary)"))")
-            for peer in peers {
-                let counts = try peer.readLine().split(separator: " ").dropFirst().compactMap { Int($0) }
-                conflicts += counts.dropFirst().reduce(0, +)
-            }
-            guard try expectIdentical(peers, note: note) else { break }
+            // The edits overlap: some rounds must have met conflicts, or the rule was never exercised.
+            #expect(changes > rounds && conflicts > 0, "changes \(changes), conflicts \(conflicts)")
         }
-        // The edits overlap: some rounds must have met conflicts, or the rule was never exercised.
-        #expect(changes > rounds && conflicts > 0, "changes \(changes), conflicts \(conflicts)")
     }
 
     /// Compares the two databases row by row; records the first difference.

@@ -37,27 +37,29 @@ struct ContentionRun {
     @Test(
         "three processes committing 20 ms transactions back to back: every writer gets the lock in time",
         .timeLimit(.minutes(5)), arguments: ["DELETE", "WAL"])
-    func writersInThreeProcesses(journalMode: String) throws {
-        // Bounded for CI: 3 seconds. Full size: SQLITESWIFTLY_CONTENTION_SECONDS, with figures printed. Both use
-        // the default 5-second busy timeout; a starved writer shows in its share of the commits (SQLite's own
-        // handler gives shares such as [1, 95, 1] in 3 seconds) before it can time out.
-        let seconds = contentionSeconds ?? 3
-        let timeout = 5000
-        let directory = try TemporaryDirectory()
-        let run = try runWriters(
-            directory, journalMode: journalMode, waiting: "queued", seconds: seconds, timeout: timeout)
-        #expect(run.failures.isEmpty, "\(run.failures.count) transactions failed: \(run.failures.prefix(3))")
-        let shares = run.commitsPerWriter
-        #expect((shares.min() ?? 0) * 2 >= (shares.max() ?? 0) && (shares.min() ?? 0) > 0, "unfair: \(shares)")
-        #expect(run.maxMilliseconds < Double(timeout))
-        if contentionSeconds != nil {
-            print(summary("queued (default)", journalMode, run))
-            // What the library did before, and short retries without the queue, for comparison; not asserted.
-            for waiting in ["sqlite", "polling"] {
-                let other = try TemporaryDirectory()
-                let compared = try runWriters(
-                    other, journalMode: journalMode, waiting: waiting, seconds: seconds, timeout: timeout)
-                print(summary(waiting, journalMode, compared))
+    func writersInThreeProcesses(journalMode: String) async throws {
+        try await offPool {
+            // Bounded for CI: 3 seconds. Full size: SQLITESWIFTLY_CONTENTION_SECONDS, with figures printed. Both use
+            // the default 5-second busy timeout; a starved writer shows in its share of the commits (SQLite's own
+            // handler gives shares such as [1, 95, 1] in 3 seconds) before it can time out.
+            let seconds = contentionSeconds ?? 3
+            let timeout = 5000
+            let directory = try TemporaryDirectory()
+            let run = try runWriters(
+                directory, journalMode: journalMode, waiting: "queued", seconds: seconds, timeout: timeout)
+            #expect(run.failures.isEmpty, "\(run.failures.count) transactions failed: \(run.failures.prefix(3))")
+            let shares = run.commitsPerWriter
+            #expect((shares.min() ?? 0) * 2 >= (shares.max() ?? 0) && (shares.min() ?? 0) > 0, "unfair: \(shares)")
+            #expect(run.maxMilliseconds < Double(timeout))
+            if contentionSeconds != nil {
+                print(summary("queued (default)", journalMode, run))
+                // What the library did before, and short retries without the queue, for comparison; not asserted.
+                for waiting in ["sqlite", "polling"] {
+                    let other = try TemporaryDirectory()
+                    let compared = try runWriters(
+                        other, journalMode: journalMode, waiting: waiting, seconds: seconds, timeout: timeout)
+                    print(summary(waiting, journalMode, compared))
+                }
             }
         }
     }

@@ -40,35 +40,37 @@ import Testing
     @Test(
         "a connection refuses to write to a moved database, before the body and at the commit",
         arguments: Move.allCases, [false, true])
-    func connectionRefusesWrites(move: Move, wal: Bool) throws {
-        let directory = try TemporaryDirectory()
-        let path = try makeDatabase(directory, wal: wal)
-        let db = try Connection(opening: path)
-        #expect(!db.fileHasMoved)
-        try self.move(move, path, in: directory)
-        #expect(db.fileHasMoved)
-        var bodyRan = false
-        let error = try requireSQLiteError {
-            try db.transaction {
-                bodyRan = true
-                try db.execute("INSERT INTO t VALUES ('lost')")
+    func connectionRefusesWrites(move: Move, wal: Bool) async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            let path = try makeDatabase(directory, wal: wal)
+            let db = try Connection(opening: path)
+            #expect(!db.fileHasMoved)
+            try self.move(move, path, in: directory)
+            #expect(db.fileHasMoved)
+            var bodyRan = false
+            let error = try requireSQLiteError {
+                try db.transaction {
+                    bodyRan = true
+                    try db.execute("INSERT INTO t VALUES ('lost')")
+                }
             }
-        }
-        #expect(error.kind == .databaseMoved)
-        #expect(error.path == path)
-        #expect(!bodyRan, "the body ran although the write was refused before it")
-        // A write in autocommit mode, and a deferred transaction, are refused at their commit and rolled back.
-        let autocommit = try requireSQLiteError { try db.execute("INSERT INTO t VALUES ('lost')") }
-        #expect(autocommit.kind == .databaseMoved)
-        let deferred = try requireSQLiteError {
-            try db.transaction(.deferred) { try db.execute("INSERT INTO t VALUES ('lost')") }
-        }
-        #expect(deferred.kind == .databaseMoved)
-        #expect(!db.isInTransaction)
-        // Reading the file it has open still works, and shows nothing of the refused writes.
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t WHERE x = 'lost'") == 0)
-        if move == .replaced {
-            #expect(try runShell(path, "SELECT group_concat(x) FROM t") == "other")
+            #expect(error.kind == .databaseMoved)
+            #expect(error.path == path)
+            #expect(!bodyRan, "the body ran although the write was refused before it")
+            // A write in autocommit mode, and a deferred transaction, are refused at their commit and rolled back.
+            let autocommit = try requireSQLiteError { try db.execute("INSERT INTO t VALUES ('lost')") }
+            #expect(autocommit.kind == .databaseMoved)
+            let deferred = try requireSQLiteError {
+                try db.transaction(.deferred) { try db.execute("INSERT INTO t VALUES ('lost')") }
+            }
+            #expect(deferred.kind == .databaseMoved)
+            #expect(!db.isInTransaction)
+            // Reading the file it has open still works, and shows nothing of the refused writes.
+            #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM t WHERE x = 'lost'") == 0)
+            if move == .replaced {
+                #expect(try runShell(path, "SELECT group_concat(x) FROM t") == "other")
+            }
         }
     }
 

@@ -112,8 +112,12 @@ final class TestFlag: Sendable {
 
     /// Suspends until the flag is set.
     ///
+    /// The default limit is long on purpose: it only keeps a broken test from hanging the run. On a loaded machine
+    /// the task that sets a flag can wait tens of seconds for a thread of Swift's cooperative pool (one per core),
+    /// which other tests' synchronous bodies hold meanwhile.
+    ///
     /// - Throws: ``Timeout`` after `limit`.
-    func wait(atMost limit: Duration = .seconds(30)) async throws {
+    func wait(atMost limit: Duration = .seconds(300)) async throws {
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await self.waitUntilSet()
@@ -132,7 +136,7 @@ final class TestFlag: Sendable {
     /// Blocks the calling thread until the flag is set, for synchronous bodies.
     ///
     /// - Throws: ``Timeout`` after `limit`.
-    func block(atMost limit: Duration = .seconds(30)) throws {
+    func block(atMost limit: Duration = .seconds(300)) throws {
         let milliseconds = Int(limit.components.seconds * 1000)
         guard group.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
             throw Timeout(limit: limit)

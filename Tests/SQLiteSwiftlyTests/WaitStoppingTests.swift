@@ -75,41 +75,45 @@ func stopped(
     @Test(
         "interrupt() ends a wait for the writers' turn and for the lock, and the next write works",
         arguments: [true, false])
-    func interruptEndsWait(queued: Bool) throws {
-        let directory = try TemporaryDirectory()
-        let path = try database(directory)
-        let holder = try LockHolder(path: path)
-        let waiter = try Connection(opening: path, options: .init(queuesWriters: queued))
-        let handle = waiter.interruptHandle
-        nonisolated(unsafe) let unsafeWaiter = waiter  // used by the one thread `stopped` starts, then here again
-        let (error, lateness) = try stopped(
-            {
-                _ = try unsafeWaiter.transaction { try unsafeWaiter.execute("INSERT INTO t VALUES (1)") }
-            }, stop: handle.interrupt)
-        let failure = try #require(error as? SQLiteError)
-        #expect(failure.code == .interrupt)
-        #expect(failure.message.contains("interrupt() was called"))
-        #expect(failure.message.contains(queued ? "writers' turn" : "another connection's lock"))
-        #expect(lateness < stopTolerance, "the wait went on \(lateness) after the interrupt")
-        #expect(!waiter.isInTransaction)
-        try holder.finish()
-        try waiter.transaction { try waiter.execute("INSERT INTO t VALUES (2)") }
-        #expect(try waiter.fetchValue(Int.self, "SELECT sum(x) FROM t") == 2)
+    func interruptEndsWait(queued: Bool) async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            let path = try database(directory)
+            let holder = try LockHolder(path: path)
+            let waiter = try Connection(opening: path, options: .init(queuesWriters: queued))
+            let handle = waiter.interruptHandle
+            nonisolated(unsafe) let unsafeWaiter = waiter  // used by the one thread `stopped` starts, then here again
+            let (error, lateness) = try stopped(
+                {
+                    _ = try unsafeWaiter.transaction { try unsafeWaiter.execute("INSERT INTO t VALUES (1)") }
+                }, stop: handle.interrupt)
+            let failure = try #require(error as? SQLiteError)
+            #expect(failure.code == .interrupt)
+            #expect(failure.message.contains("interrupt() was called"))
+            #expect(failure.message.contains(queued ? "writers' turn" : "another connection's lock"))
+            #expect(lateness < stopTolerance, "the wait went on \(lateness) after the interrupt")
+            #expect(!waiter.isInTransaction)
+            try holder.finish()
+            try waiter.transaction { try waiter.execute("INSERT INTO t VALUES (2)") }
+            #expect(try waiter.fetchValue(Int.self, "SELECT sum(x) FROM t") == 2)
+        }
     }
 
     @Test("an interrupt that came before the transaction does not stop its wait")
-    func staleInterrupt() throws {
-        let directory = try TemporaryDirectory()
-        let path = try database(directory)
-        let waiter = try Connection(opening: path)
-        waiter.interruptHandle.interrupt()  // nothing runs: forgotten, as SQLite forgets it
-        let holder = try LockHolder(path: path)
-        let release = Thread {
-            Thread.sleep(forTimeInterval: 0.2); try? holder.finish()
+    func staleInterrupt() async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            let path = try database(directory)
+            let waiter = try Connection(opening: path)
+            waiter.interruptHandle.interrupt()  // nothing runs: forgotten, as SQLite forgets it
+            let holder = try LockHolder(path: path)
+            let release = Thread {
+                Thread.sleep(forTimeInterval: 0.2); try? holder.finish()
+            }
+            release.start()
+            try waiter.transaction { try waiter.execute("INSERT INTO t VALUES (1)") }
+            #expect(try waiter.fetchValue(Int.self, "SELECT count(*) FROM t") == 1)
         }
-        release.start()
-        try waiter.transaction { try waiter.execute("INSERT INTO t VALUES (1)") }
-        #expect(try waiter.fetchValue(Int.self, "SELECT count(*) FROM t") == 1)
     }
 
     @Test("cancelling the task that waits for the turn or the lock ends the wait", arguments: [true, false])
@@ -126,7 +130,7 @@ func stopped(
             waiting.set()
             try waiter.transaction { try waiter.execute("INSERT INTO t VALUES (1)") }
         }
-        let cancelledAt = await cancel(task, once: waiting)
+        let cancelledAt = try await cancel(task, once: waiting)
         let failure = try #require(await task.result.failure as? SQLiteError)
         #expect(failure.code == .interrupt)
         #expect(failure.message.contains("the task was cancelled"))
@@ -154,7 +158,7 @@ func stopped(
                     try db.transaction { try db.execute("INSERT INTO t VALUES (1)") }
                 }
             }
-            let cancelledAt = await cancel(task, once: waiting)
+            let cancelledAt = try await cancel(task, once: waiting)
             let failure = try #require(await task.result.failure as? SQLiteError)
             #expect(failure.code == .interrupt)
             let lateness = try #require(ended.withLock { $0 }) - cancelledAt
@@ -178,23 +182,31 @@ func stopped(
     }
 }
 
-/// Cancels `task` from a thread of its own after `delay`, and returns when it was cancelled. (A task of the test
-/// could not be trusted to wake in time: the waits under test block threads of Swift's cooperative pool, which has
-/// one thread per core.)
+/// Cancels `task` from a thread of its own `delay` after `started` was set, and returns when it was cancelled.
+///
+/// The thread, not a task of the test, waits out the delay: a task could not be trusted to wake in time, as the
+/// waits under test block threads of Swift's cooperative pool, which has one thread per core. Waiting for `started`
+/// has no short limit: on a loaded machine other tests can hold every thread of that pool for tens of seconds, and
+/// the task under test starts only then. A cancellation sent before it started would end its wait the moment it
+/// began, and the test would measure the starvation instead of the wait.
 func cancel<Success, Failure>(
     _ task: Task<Success, Failure>, once started: TestFlag? = nil, after delay: Duration = .milliseconds(100)
-) async -> ContinuousClock.Instant {
+) async throws -> ContinuousClock.Instant {
     let cancelled = Mutex<ContinuousClock.Instant?>(nil)
     let done = TestFlag()
+    let startedInTime = Mutex(true)
     Thread {
-        try? started?.block()
+        if let started, (try? started.block(atMost: .seconds(600))) == nil {
+            startedInTime.withLock { $0 = false }
+        }
         Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
         cancelled.withLock { $0 = ContinuousClock.now }
         task.cancel()
         done.set()
     }.start()
-    try? await done.wait()
-    return cancelled.withLock { $0 } ?? .now
+    try await done.wait(atMost: .seconds(700))
+    try #require(startedInTime.withLock { $0 }, "the task under test did not start within 10 minutes")
+    return try #require(cancelled.withLock { $0 })
 }
 
 extension Result {

@@ -46,6 +46,10 @@ final class ChangeTracker {
     /// changed before are unknown, and its commit concerns its tables whole.
     private var rowsAreIncomplete = false
     private var pending: [String: PendingTable] = [:]
+    /// The table the update hook named last: its name as SQLite passed it (with the terminating NUL), as a String,
+    /// and its key. A statement reports its rows table by table, so most calls compare a few bytes instead of
+    /// building and lowercasing a String.
+    private var lastHookTable: (bytes: [CChar], name: String, key: String)?
     private var pendingSchemaChange = false
     /// Set by the commit hook; the commit is real once the connection is back in autocommit mode.
     private var commitRequested = false
@@ -159,12 +163,12 @@ final class ChangeTracker {
         settle()
         let reprepares = raw.reprepareCount
         if raw.region == nil || raw.regionAtReprepare != reprepares {
-            raw.region = region(of: raw.sql)
+            raw.region = SharedStatementRegion(region(of: raw.sql))
             raw.regionAtReprepare = reprepares
         }
-        guard let region = raw.region else { return }
-        let awaitsRows = isRecording && region.mayNarrowReads
-        note(region, deferringReads: awaitsRows)
+        guard let shared = raw.region else { return }
+        let awaitsRows = isRecording && shared.value.mayNarrowReads
+        note(shared.value, deferringReads: awaitsRows)
         if isRecording { recordedStatements.append(raw) }
         if awaitsRows { awaitingRows.append(raw) }
     }
@@ -178,13 +182,14 @@ final class ChangeTracker {
         if let awaited { awaitingRows.remove(at: awaited) }
         let reprepares = raw.reprepareCount
         if raw.regionAtReprepare != reprepares {
-            raw.region = region(of: raw.sql)
+            raw.region = SharedStatementRegion(region(of: raw.sql))
             raw.regionAtReprepare = reprepares
-            if let region = raw.region { note(region, deferringReads: awaited != nil) }
+            if let shared = raw.region { note(shared.value, deferringReads: awaited != nil) }
         }
         // The run's values are bound, and its program is the one SQLite compiles for the schema now.
-        if awaited != nil, let region = raw.region {
-            recorded.formUnion(region.mayNarrowReads ? narrowedReads(of: raw, region.reads) : region.reads)
+        if awaited != nil, let shared = raw.region {
+            let reads = shared.value.reads
+            recorded.formUnion(shared.value.mayNarrowReads ? narrowedReads(of: raw, reads) : reads)
         }
     }
 
@@ -232,8 +237,8 @@ final class ChangeTracker {
         guard configuration.collectsRows else { return }
         for (key, write) in region.writes {
             pending[key, default: PendingTable(name: write.name)].kinds.formUnion(write.kinds)
-            if region.truncations.contains(key) { pending[key]?.rowsAreKnown = false }
-            if region.unreportedRows.contains(key) { pending[key]?.missesRows = true }
+            if !region.truncations.isEmpty && region.truncations.contains(key) { pending[key]?.rowsAreKnown = false }
+            if !region.unreportedRows.isEmpty && region.unreportedRows.contains(key) { pending[key]?.missesRows = true }
         }
     }
 
@@ -306,8 +311,8 @@ final class ChangeTracker {
         awaitingRows = []
         for raw in recordedStatements where raw.reprepareCount != raw.regionAtReprepare {
             raw.regionAtReprepare = raw.reprepareCount
-            raw.region = region(of: raw.sql)
-            if let region = raw.region { recorded.formUnion(region.reads) }
+            raw.region = SharedStatementRegion(region(of: raw.sql))
+            if let shared = raw.region { recorded.formUnion(shared.value.reads) }
         }
         recordedStatements = []
         isRecording = false
@@ -351,13 +356,26 @@ final class ChangeTracker {
     private func didChangeRow(
         operation: Int32, database: UnsafePointer<CChar>?, table: UnsafePointer<CChar>, rowID: Int64
     ) {
-        let name = String(cString: table)
+        let (name, key) = hookTable(table)
         let kind: DatabaseChange.Kinds =
             operation == SQLITE_INSERT ? .insert : operation == SQLITE_UPDATE ? .update : .delete
         // Regions name tables without their database: a row of a same-named table elsewhere is no row of `main`.
         let isMain = database.map { strcmp($0, "main") == 0 } ?? true
         // In place, so that the row set is not copied at each row.
-        pending[name.sqlIdentifierKey, default: PendingTable(name: name)].record(kind, rowID: rowID, isMain: isMain)
+        pending[key, default: PendingTable(name: name)].record(kind, rowID: rowID, isMain: isMain)
+    }
+
+    /// The name and key of the table the update hook names; see ``lastHookTable``.
+    private func hookTable(_ table: UnsafePointer<CChar>) -> (name: String, key: String) {
+        if let last = lastHookTable,
+            last.bytes.withUnsafeBufferPointer({ bytes in bytes.baseAddress.map { strcmp($0, table) == 0 } ?? false })
+        {
+            return (last.name, last.key)
+        }
+        let name = String(cString: table)
+        let key = name.sqlIdentifierKey
+        lastHookTable = (Array(UnsafeBufferPointer(start: table, count: strlen(table) + 1)), name, key)
+        return (name, key)
     }
 
     /// Moves the changes of a transaction that committed (the commit hook ran and the connection is back in
@@ -382,8 +400,12 @@ final class ChangeTracker {
         if configuration.collectsRows && !rowsAreIncomplete {
             // The rows of each written table, when the hook saw them all; a table written without a row changed
             // (an UPDATE that matched nothing) concerns no row.
-            for table in pendingRegion.tables where pending[table].map({ $0.rowsAreKnown && !$0.missesRows }) ?? true {
-                pendingRegion.rows[table] = pending[table]?.rowIDs ?? []
+            for table in pendingRegion.tables {
+                if let entry = pending[table] {
+                    if entry.rowsAreKnown && !entry.missesRows { pendingRegion.rows[table] = entry.rowIDs }
+                } else {
+                    pendingRegion.rows[table] = []
+                }
             }
         }
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }

@@ -91,3 +91,13 @@ struct StatementRegion: Sendable {
         mayNarrowReads: false, changesSchema: true, commitsWithoutHook: false,
         writeRegion: ObservedRegion(isEverything: true))
 }
+
+/// A statement's region held by reference, so that each run of the statement reads it without copying (and
+/// retaining and releasing) its collections.
+final class SharedStatementRegion: Sendable {
+    let value: StatementRegion
+
+    init(_ value: StatementRegion) {
+        self.value = value
+    }
+}

@@ -29,7 +29,7 @@ final class RawStatement {
     @usableFromInline let interrupts: InterruptHandle
     /// What the statement reads and writes, worked out by the tracker at the first run it saw, and the re-prepare
     /// count then (a re-prepared statement may read other tables: a view was redefined).
-    var region: StatementRegion?
+    var region: SharedStatementRegion?
     var regionAtReprepare: Int32 = -1
     /// What the last recorded run read, by rowid (see ``ChangeTracker/narrowedReads(of:_:)``).
     var readRows: ReadRowsMemo?

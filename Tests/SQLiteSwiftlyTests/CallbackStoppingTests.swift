@@ -141,7 +141,7 @@ import Testing
                         return first < second ? .orderedAscending : first == second ? .orderedSame : .orderedDescending
                     })
             }
-            let task = Task {
+            let task = Task(executorPreference: OwnThreadExecutor()) {  // see WaitStoppingTests.cancellationEndsWait
                 try await shared.read { db in
                     defer { ended.withLock { $0 = .now } }
                     return try db.fetchValue(Int.self, SQL(verbatim: sql))

@@ -15,7 +15,7 @@ struct MainActorTimeout: Error, CustomStringConvertible {
 /// main actor may not run for a minute; a wall-clock deadline would then fail a test whose results were only
 /// waiting for their turn on the main actor, while a condition that never comes true still fails after `limit`.
 @MainActor func waitUntil(
-    _ what: String, atMost limit: Duration = .seconds(20), _ condition: @escaping @MainActor () -> Bool
+    _ what: String, atMost limit: Duration = .seconds(60), _ condition: @escaping @MainActor () -> Bool
 ) async throws {
     let step = Duration.milliseconds(500)
     var left = limit
@@ -35,7 +35,7 @@ struct MainActorTimeout: Error, CustomStringConvertible {
 }
 
 /// Waits on the main actor for `task` to end; see ``waitUntil(_:atMost:_:)``.
-@MainActor func waitForEnd(of task: Task<Void, Never>, atMost limit: Duration = .seconds(20)) async throws {
+@MainActor func waitForEnd(of task: Task<Void, Never>, atMost limit: Duration = .seconds(60)) async throws {
     let ended = MainActorFlag()
     Task {
         await task.value

@@ -92,14 +92,14 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
     }
 
     /// The element at `index`, once delivered.
-    func value(at index: Int, atMost limit: Duration = .seconds(20)) async throws -> Value {
+    func value(at index: Int, atMost limit: Duration = .seconds(60)) async throws -> Value {
         try await wait(for: "element \(index)", atMost: limit) { $0.values.count > index }
         return state.withLock { $0.values[index] }
     }
 
     /// The first delivered element, from `index` on, that satisfies `predicate`.
     func value(
-        from index: Int = 0, atMost limit: Duration = .seconds(20), where predicate: @escaping @Sendable (Value) -> Bool
+        from index: Int = 0, atMost limit: Duration = .seconds(60), where predicate: @escaping @Sendable (Value) -> Bool
     ) async throws -> Value {
         try await wait(for: "a matching element", atMost: limit) {
             $0.values.dropFirst(index).contains(where: predicate)
@@ -108,7 +108,7 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
     }
 
     /// How the sequence ended, once it did.
-    func end(atMost limit: Duration = .seconds(20)) async throws -> Ending {
+    func end(atMost limit: Duration = .seconds(60)) async throws -> Ending {
         try await wait(for: "the end of the sequence", atMost: limit) { $0.ending != nil }
         return try #require(ending)
     }

@@ -24,7 +24,7 @@ final class LockHolder: Sendable {
             guard let holder = try? Connection(opening: path) else { return started.set() }
             try? holder.transaction {
                 started.set()
-                try? release.block(atMost: .seconds(60))
+                try? release.block(atMost: .seconds(600))  // finish() releases it; the limit only ends a broken test
             }
         }.start()
         try started.block()
@@ -123,7 +123,9 @@ func stopped(
         let holder = try LockHolder(path: path)
         let waiting = TestFlag()
         let ended = Mutex<ContinuousClock.Instant?>(nil)
-        let task = Task.detached {
+        // On threads of its own: a task on Swift's pool starts behind every job queued there, which under a sanitizer
+        // took longer than the holder holds its lock.
+        let task = Task.detached(executorPreference: OwnThreadExecutor()) {
             let waiter = try Connection(opening: path, options: .init(queuesWriters: queued))
             // The end of the wait is taken here: the test's own task may resume much later on a busy machine.
             defer { ended.withLock { $0 = .now } }
@@ -151,7 +153,7 @@ func stopped(
         for connection in [shared, pool.writer] {
             let waiting = TestFlag()
             let ended = Mutex<ContinuousClock.Instant?>(nil)
-            let task = Task {
+            let task = Task(executorPreference: OwnThreadExecutor()) {  // see cancellationEndsWait
                 try await connection.withConnection { db in
                     defer { ended.withLock { $0 = .now } }
                     waiting.set()

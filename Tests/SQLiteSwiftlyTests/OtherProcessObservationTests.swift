@@ -34,4 +34,25 @@ import Testing
         }
         #expect(try runShell(path, "SELECT count(*) FROM notes") == "4")
     }
+
+    @Test("a check of the data version that fails keeps the last version: the commit before it is still noticed")
+    func failedCheckKeepsVersion() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("checks.sqlite")
+        let observer = try Connection(creating: path, options: ConnectionOptions(busyTimeout: .zero))
+        try observer.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY)")
+        let tracker = observer.changeTracker
+        tracker.configure(ObservationHub.Wanted(tracksChanges: true))
+        #expect(!tracker.otherConnectionCommitted())
+        let writer = try Connection(opening: path)
+        try writer.execute("INSERT INTO notes DEFAULT VALUES")
+        // A connection that holds the exclusive lock (rollback-journal mode) makes the next check fail at once, as
+        // a check interrupted by its task's cancellation fails.
+        let locker = try Connection(opening: path)
+        try locker.execute("BEGIN EXCLUSIVE")
+        #expect(!tracker.otherConnectionCommitted())
+        try locker.execute("ROLLBACK")
+        #expect(tracker.otherConnectionCommitted(), "the writer's commit was lost with the failed check")
+        #expect(!tracker.otherConnectionCommitted())
+    }
 }

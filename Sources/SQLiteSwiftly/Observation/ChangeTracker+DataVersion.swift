@@ -10,10 +10,14 @@ extension ChangeTracker {
     }
 
     /// Whether another connection or process committed since the last check.
+    ///
+    /// A read that fails (busy, or interrupted: a check whose task was cancelled) keeps the last version, so that
+    /// the next check compares with it; forgetting it would lose the commits made since. With no version to compare
+    /// (the first read failed), a successful read answers `true`: one fetch too many, never a commit missed.
     func otherConnectionCommitted() -> Bool {
-        let version = readDataVersion()
+        guard let version = readDataVersion() else { return false }
         defer { dataVersion = version }
-        guard let previous = dataVersion, let version else { return false }
+        guard let previous = dataVersion else { return true }
         return version != previous
     }
 

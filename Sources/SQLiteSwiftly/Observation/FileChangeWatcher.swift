@@ -76,8 +76,14 @@ final class FileChangeWatcher: Sendable {
         #endif
     }
 
-    /// How long, in microseconds, the thread rests after reporting an event before it looks for the next.
-    static let restAfterEvent = 1000
+    /// How long, in microseconds, the thread rests after reporting an event before it looks for the next, when
+    /// none came during its last rest.
+    static let shortestRest = 1000
+
+    /// The longest rest, in microseconds, while events keep coming: the hub checks at most once every
+    /// ``ObservationHub/eventCheckInterval`` (10 ms) a millisecond after an event, so an event reported up to
+    /// 9 ms late is checked no later than at once.
+    static let longestRest = 9000
 
     /// Ends the thread. Safe to call more than once.
     func stop() {
@@ -95,6 +101,7 @@ final class FileChangeWatcher: Sendable {
                 pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
+            var rest = Self.shortestRest
             while true {
                 let ready = poll(&descriptors, 2, -1)
                 if ready < 0 {
@@ -109,14 +116,16 @@ final class FileChangeWatcher: Sendable {
                     guard count > 0 else { break }
                     concerns = concerns || eventsConcernDatabase(buffer, count: count)
                 }
-                if concerns {
-                    onChange()
-                    // A burst of commits (this process's own, thousands a second) would wake this thread at each
-                    // write of the WAL: after an event it rests a millisecond, while the kernel merges the events
-                    // that arrive meanwhile into one. An event alone is reported at once; one that follows within
-                    // the millisecond, at most a millisecond late (the check waits that long after it anyway).
-                    usleep(UInt32(Self.restAfterEvent))
-                }
+                guard concerns else { continue }
+                onChange()
+                // A burst of commits (this process's own, thousands a second) would wake this thread at each write
+                // of the WAL: after an event it rests, while the kernel merges the events that arrive meanwhile into
+                // one. An event alone is reported at once. The rest is a millisecond (the check waits that long
+                // after an event anyway), and doubles each time events came during the last one, up to
+                // ``longestRest``: no sooner than the hub's next check.
+                usleep(UInt32(rest))
+                var pending = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
+                rest = poll(&pending, 1, 0) > 0 ? min(rest * 2, Self.longestRest) : Self.shortestRest
             }
         #endif
     }

@@ -1,0 +1,91 @@
+#if os(Linux)
+    import Foundation
+    import Synchronization
+    import Testing
+
+    @testable import SQLiteSwiftly
+
+    /// The inotify watcher itself: which files it reports, and how it merges a burst of writes.
+    @Suite struct FileChangeWatcherTests {
+        /// Counts a watcher's reports.
+        private final class Reports: Sendable {
+            private let count = Atomic<Int>(0)
+
+            var value: Int { count.load(ordering: .relaxed) }
+
+            func add() { count.add(1, ordering: .relaxed) }
+
+            /// Waits until the count exceeds `value`; `false` after a minute.
+            func wait(above value: Int) -> Bool {
+                let deadline = ContinuousClock.now + .seconds(60)
+                while self.value <= value {
+                    guard ContinuousClock.now < deadline else { return false }
+                    usleep(1000)
+                }
+                return true
+            }
+        }
+
+        /// Starts a watcher of `path` that counts its reports.
+        private func watch(_ path: String) throws -> (FileChangeWatcher, Reports) {
+            let reports = Reports()
+            let watcher = try #require(FileChangeWatcher.start(databasePath: path) { reports.add() })
+            return (watcher, reports)
+        }
+
+        @Test("a burst of writes to the WAL is reported a few times, not at each write, and a later write at once")
+        func burstIsMerged() async throws {
+            try await offPool {
+                let directory = try TemporaryDirectory()
+                let path = directory.path("burst.sqlite")
+                #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+                #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
+                let (watcher, reports) = try watch(path)
+                defer { watcher.stop() }
+                let wal = try #require(FileHandle(forWritingAtPath: path + "-wal"))
+                defer { try? wal.close() }
+                // Half a second of writes, as fast as they go: with rests of 1 ms that would be about 450 reports;
+                // with rests that grow to 9 ms while events keep coming, about 55.
+                let start = ContinuousClock.now
+                var writes = 0
+                while ContinuousClock.now - start < .milliseconds(500) {
+                    try wal.write(contentsOf: Data([UInt8(truncatingIfNeeded: writes)]))
+                    writes += 1
+                }
+                #expect(reports.wait(above: 0))
+                usleep(50_000)  // the last rest ends, and its events are reported
+                let burst = reports.value
+                #expect(writes > 1000)
+                #expect(burst <= 150, "\(burst) reports of \(writes) writes in 500 ms")
+                // After a quiet spell a lone write is reported: the rest is short again.
+                usleep(100_000)
+                let before = reports.value
+                try wal.write(contentsOf: Data([1]))
+                #expect(reports.wait(above: before))
+            }
+        }
+
+        @Test("writes to files other than the database's are not reported; its journal and the file itself are")
+        func onlyTheDatabaseFiles() async throws {
+            try await offPool {
+                let directory = try TemporaryDirectory()
+                let path = directory.path("files.sqlite")
+                #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+                let (watcher, reports) = try watch(path)
+                defer { watcher.stop() }
+                #expect(FileManager.default.createFile(atPath: directory.path("other.sqlite-wal"), contents: Data([1])))
+                #expect(FileManager.default.createFile(atPath: path + "-shm", contents: Data([1])))
+                usleep(100_000)
+                #expect(reports.value == 0)
+                #expect(FileManager.default.createFile(atPath: path + "-journal", contents: Data([1])))
+                #expect(reports.wait(above: 0))
+                usleep(50_000)
+                let before = reports.value
+                let file = try #require(FileHandle(forWritingAtPath: path))
+                try file.write(contentsOf: Data([1]))
+                try file.close()
+                #expect(reports.wait(above: before))
+            }
+        }
+    }
+#endif

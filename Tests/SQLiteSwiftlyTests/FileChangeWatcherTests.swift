@@ -7,15 +7,22 @@
 
     /// The inotify watcher itself: which files it reports, and how it merges a burst of writes.
     @Suite struct FileChangeWatcherTests {
-        /// Counts a watcher's reports.
+        /// Counts a watcher's notices: the changes it reports, and the checks it says are due.
         private final class Reports: Sendable {
-            private let count = Atomic<Int>(0)
+            private let changes = Atomic<Int>(0)
+            private let checks = Atomic<Int>(0)
 
-            var value: Int { count.load(ordering: .relaxed) }
+            var value: Int { changes.load(ordering: .relaxed) }
+            var checksDue: Int { checks.load(ordering: .relaxed) }
 
-            func add() { count.add(1, ordering: .relaxed) }
+            func take(_ notice: FileChangeWatcher.Notice) {
+                switch notice {
+                case .changed: changes.add(1, ordering: .relaxed)
+                case .checkDue: checks.add(1, ordering: .relaxed)
+                }
+            }
 
-            /// Waits until the count exceeds `value`; `false` after a minute.
+            /// Waits until the count of changes exceeds `value`; `false` after a minute.
             func wait(above value: Int) -> Bool {
                 let deadline = ContinuousClock.now + .seconds(60)
                 while self.value <= value {
@@ -26,10 +33,10 @@
             }
         }
 
-        /// Starts a watcher of `path` that counts its reports.
+        /// Starts a watcher of `path` that counts its notices.
         private func watch(_ path: String) throws -> (FileChangeWatcher, Reports) {
             let reports = Reports()
-            let watcher = try #require(FileChangeWatcher.start(databasePath: path) { reports.add() })
+            let watcher = try #require(FileChangeWatcher.start(databasePath: path) { reports.take($0) })
             return (watcher, reports)
         }
 
@@ -62,6 +69,30 @@
                 let before = reports.value
                 try wal.write(contentsOf: Data([1]))
                 #expect(reports.wait(above: before))
+            }
+        }
+
+        @Test("one change makes checks due: after the settle time, then at doubling intervals for five seconds")
+        func checksAfterOneChange() async throws {
+            try await offPool {
+                let directory = try TemporaryDirectory()
+                let path = directory.path("tail.sqlite")
+                #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+                let (watcher, reports) = try watch(path)
+                defer { watcher.stop() }
+                #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data([1])))
+                #expect(reports.wait(above: 0))
+                // Due at 1 ms, then 10, 30, 70, 150, 310, 630, 1270 and 2550 ms after that: nine, fewer when the
+                // thread runs late, none after the five seconds.
+                usleep(500_000)
+                let early = reports.checksDue
+                #expect((2...6).contains(early), "\(early) checks due in the first 500 ms")
+                usleep(5_500_000)
+                let all = reports.checksDue
+                #expect(all > early && all <= 9, "\(all) checks due in all")
+                usleep(500_000)
+                #expect(reports.checksDue == all, "checks came due after the five seconds")
+                #expect(reports.value == 1)
             }
         }
 

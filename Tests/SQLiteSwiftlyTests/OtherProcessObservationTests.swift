@@ -43,16 +43,16 @@ import Testing
         try observer.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY)")
         let tracker = observer.changeTracker
         tracker.configure(ObservationHub.Wanted(tracksChanges: true))
-        #expect(!tracker.otherConnectionCommitted())
+        #expect(tracker.otherConnectionCommitted() == false)
         let writer = try Connection(opening: path)
         try writer.execute("INSERT INTO notes DEFAULT VALUES")
         // A connection that holds the exclusive lock (rollback-journal mode) makes the next check fail at once, as
         // a check interrupted by its task's cancellation fails.
         let locker = try Connection(opening: path)
         try locker.execute("BEGIN EXCLUSIVE")
-        #expect(!tracker.otherConnectionCommitted())
+        #expect(tracker.otherConnectionCommitted() == nil, "the check did not fail")
         try locker.execute("ROLLBACK")
-        #expect(tracker.otherConnectionCommitted(), "the writer's commit was lost with the failed check")
-        #expect(!tracker.otherConnectionCommitted())
+        #expect(tracker.otherConnectionCommitted() == true, "the writer's commit was lost with the failed check")
+        #expect(tracker.otherConnectionCommitted() == false)
     }
 }

@@ -9,13 +9,13 @@ extension ChangeTracker {
         sqlite3_db_name(db, 2) != nil
     }
 
-    /// Whether another connection or process committed since the last check.
+    /// Whether another connection or process committed since the last check; `nil` when the check failed.
     ///
     /// A read that fails (busy, or interrupted: a check whose task was cancelled) keeps the last version, so that
     /// the next check compares with it; forgetting it would lose the commits made since. With no version to compare
     /// (the first read failed), a successful read answers `true`: one fetch too many, never a commit missed.
-    func otherConnectionCommitted() -> Bool {
-        guard let version = readDataVersion() else { return false }
+    func otherConnectionCommitted() -> Bool? {
+        guard let version = readDataVersion() else { return nil }
         defer { dataVersion = version }
         guard let previous = dataVersion else { return true }
         return version != previous

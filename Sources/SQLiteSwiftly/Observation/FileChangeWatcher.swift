@@ -16,18 +16,29 @@ import CSQLiteSwiftly
 /// database file, one in WAL mode appends to the WAL. Watching the directory rather than the files needs no
 /// descriptor of any database file (closing one would drop SQLite's locks, see "File locks" in DESIGN.md), and
 /// sees a WAL that is created or deleted later. A dedicated thread blocks in `poll` on the inotify descriptor and on
-/// an eventfd that stops it: while nothing changes, it does not run at all. An event is only a hint: the hub then
-/// compares `PRAGMA data_version`, which tells another connection's commit from this process's own writes.
+/// an eventfd that stops it, and times the checks that follow an event (``Notice``): five seconds after the last
+/// change it does not run at all. An event is only a hint: the hub then compares `PRAGMA data_version`, which tells
+/// another connection's commit from this process's own writes.
 ///
-/// ``start(databasePath:onChange:)`` returns `nil` where it cannot work, and the hub polls instead: on platforms
+/// ``start(databasePath:onNotice:)`` returns `nil` where it cannot work, and the hub polls instead: on platforms
 /// without inotify (kqueue on Apple platforms needs a descriptor of the file itself, which this library never
 /// opens), on a network file system (NFS, SMB, FUSE...), whose changes made by other machines inotify does not see,
 /// and when inotify refuses (out of watches or descriptors).
 final class FileChangeWatcher: Sendable {
+    /// What the watcher tells its owner, on its thread.
+    enum Notice {
+        /// The database's files changed (or events may have been lost): a commit may become visible soon.
+        case changed
+        /// The data version should be checked now, unless a check that started at or after `since` succeeded: once
+        /// after each event (a millisecond later, when the writer has usually finished its commit), then at
+        /// doubling intervals for a while after the last event, for commits that become visible late.
+        case checkDue(since: ContinuousClock.Instant)
+    }
+
     private let inotify: Int32
     private let wake: Int32
     private let names: [[UInt8]]
-    private let onChange: @Sendable () -> Void
+    private let onNotice: @Sendable (Notice) -> Void
 
     deinit {
         // The thread holds the watcher while it runs, so both descriptors outlive every use.
@@ -35,19 +46,19 @@ final class FileChangeWatcher: Sendable {
         close(wake)
     }
 
-    private init(inotify: Int32, wake: Int32, names: [[UInt8]], onChange: @escaping @Sendable () -> Void) {
+    private init(inotify: Int32, wake: Int32, names: [[UInt8]], onNotice: @escaping @Sendable (Notice) -> Void) {
         self.inotify = inotify
         self.wake = wake
         self.names = names
-        self.onChange = onChange
+        self.onNotice = onNotice
     }
 
     /// Starts watching the files of the database at `databasePath`; `nil` where events cannot be had.
     ///
     /// - Parameters:
     ///   - databasePath: The database file.
-    ///   - onChange: Called on the watcher's thread after each batch of events that concern the database's files.
-    static func start(databasePath: String, onChange: @escaping @Sendable () -> Void) -> FileChangeWatcher? {
+    ///   - onNotice: Called on the watcher's thread: see ``Notice``.
+    static func start(databasePath: String, onNotice: @escaping @Sendable (Notice) -> Void) -> FileChangeWatcher? {
         #if os(Linux)
             // SQLite names the WAL and the journal after the resolved path of the database.
             guard let resolved = realpath(databasePath, nil) else { return nil }
@@ -68,7 +79,7 @@ final class FileChangeWatcher: Sendable {
                 return nil
             }
             let names = [base, base + Array("-wal".utf8), base + Array("-journal".utf8)]
-            let watcher = FileChangeWatcher(inotify: inotify, wake: wake, names: names, onChange: onChange)
+            let watcher = FileChangeWatcher(inotify: inotify, wake: wake, names: names, onNotice: onNotice)
             // The thread holds the watcher, and so its descriptors, until it returns.
             return DetachedThread.start({ watcher.run() }) ? watcher : nil
         #else
@@ -76,14 +87,24 @@ final class FileChangeWatcher: Sendable {
         #endif
     }
 
-    /// How long, in microseconds, the thread rests after reporting an event before it looks for the next, when
-    /// none came during its last rest.
-    static let shortestRest = 1000
+    /// How long after an event the first check is due: time for the writer to finish its commit. It is also the
+    /// shortest rest of the thread after it reports an event.
+    ///
+    /// In WAL mode a commit becomes visible when its writer updates the WAL index in shared memory, after its last
+    /// write to the WAL and, with `synchronous = FULL`, after an `fsync`; neither raises an event. A check at the
+    /// event itself would usually run too early.
+    static let commitSettleTime: Duration = .milliseconds(1)
 
-    /// The longest rest, in microseconds, while events keep coming: the hub checks at most once every
-    /// ``ObservationHub/eventCheckInterval`` (10 ms) a millisecond after an event, so an event reported up to
-    /// 9 ms late is checked no later than at once.
-    static let longestRest = 9000
+    /// The longest rest after an event, while events keep coming: a commit of another process in a burst of this
+    /// process's own is reported at most this late.
+    static let longestRest: Duration = .milliseconds(9)
+
+    /// The first interval of the checks that follow the last event (see ``Notice/checkDue(since:)``); each next one
+    /// is twice as long.
+    static let firstTailGap: Duration = .milliseconds(10)
+
+    /// How long after the last event those checks go on.
+    static let tailHorizon: Duration = .seconds(5)
 
     /// Ends the thread. Safe to call more than once.
     func stop() {
@@ -91,7 +112,32 @@ final class FileChangeWatcher: Sendable {
         _ = write(wake, &one, MemoryLayout<UInt64>.size)
     }
 
-    /// The thread: waits for events or the stop, reports the events that concern the database's files.
+    /// The checks that follow the last event: see ``firstTailGap`` and ``tailHorizon``.
+    private struct Tail {
+        let lastEvent: ContinuousClock.Instant
+        /// When the previous check was due.
+        let previous: ContinuousClock.Instant
+        let gap: Duration
+
+        var next: ContinuousClock.Instant { previous + gap }
+
+        /// Milliseconds until the next check, rounded up, for `poll(2)`.
+        var timeout: Int32 {
+            let remaining = next - .now
+            guard remaining > .zero else { return 0 }
+            let (seconds, attoseconds) = remaining.components
+            return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        }
+
+        /// The tail after a check due at `now`; `nil` once the next would fall past the horizon.
+        func advanced(at now: ContinuousClock.Instant) -> Tail? {
+            let tail = Tail(lastEvent: lastEvent, previous: now, gap: gap * 2)
+            return tail.next - lastEvent <= FileChangeWatcher.tailHorizon ? tail : nil
+        }
+    }
+
+    /// The thread: waits for events, the next check of the tail or the stop; reports the events that concern the
+    /// database's files.
     private func run() {
         #if os(Linux)
             let capacity = 8192
@@ -101,15 +147,23 @@ final class FileChangeWatcher: Sendable {
                 pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
-            var rest = Self.shortestRest
+            var rest = Self.commitSettleTime
+            var tail: Tail?
             while true {
-                let ready = poll(&descriptors, 2, -1)
+                let ready = poll(&descriptors, 2, tail?.timeout ?? -1)
                 if ready < 0 {
                     if errno == EINTR { continue }
                     return
                 }
                 if descriptors[1].revents != 0 { return }
-                guard descriptors[0].revents != 0 else { continue }
+                guard ready > 0, descriptors[0].revents != 0 else {
+                    let now = ContinuousClock.now
+                    if let current = tail, now >= current.next {
+                        onNotice(.checkDue(since: current.previous))
+                        tail = current.advanced(at: now)
+                    }
+                    continue
+                }
                 var concerns = false
                 while true {
                     let count = read(inotify, buffer, capacity)
@@ -117,15 +171,18 @@ final class FileChangeWatcher: Sendable {
                     concerns = concerns || eventsConcernDatabase(buffer, count: count)
                 }
                 guard concerns else { continue }
-                onChange()
+                let reported = ContinuousClock.now
+                onNotice(.changed)
                 // A burst of commits (this process's own, thousands a second) would wake this thread at each write
                 // of the WAL: after an event it rests, while the kernel merges the events that arrive meanwhile into
-                // one. An event alone is reported at once. The rest is a millisecond (the check waits that long
-                // after an event anyway), and doubles each time events came during the last one, up to
-                // ``longestRest``: no sooner than the hub's next check.
-                usleep(UInt32(rest))
+                // one. An event alone is reported at once. The rest is the settle time, and doubles each time events
+                // came during the last one, up to ``longestRest``.
+                let (seconds, attoseconds) = rest.components
+                usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+                onNotice(.checkDue(since: reported + Self.commitSettleTime))
                 var pending = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
-                rest = poll(&pending, 1, 0) > 0 ? min(rest * 2, Self.longestRest) : Self.shortestRest
+                rest = poll(&pending, 1, 0) > 0 ? min(rest * 2, Self.longestRest) : Self.commitSettleTime
+                tail = Tail(lastEvent: reported, previous: .now, gap: Self.firstTailGap)
             }
         #endif
     }

@@ -1,77 +1,100 @@
-// What the hub does when the file watcher reports that the database's files changed: the checks of the data version
-// that follow an event.
+import Synchronization
+
+// What the hub does with the file watcher's notices: the checks of the data version that follow a change of the
+// database's files, run at the end of an access of the owner's connection when one comes in time, in a task of
+// their own otherwise.
 
 extension ObservationHub {
-    /// The file watcher saw the database's files change: checks the data version ``commitSettleTime`` after an
-    /// event, but never sooner than ``eventCheckInterval`` after the previous check, and, once events stop, at
-    /// doubling intervals until ``eventCheckHorizon`` after the last one.
+    /// Takes a notice of the file watcher, on its thread.
     ///
-    /// In WAL mode another process's commit becomes visible when it updates the WAL index in shared memory, after
-    /// its last write to the WAL and, with `synchronous = FULL`, after an `fsync`; neither raises an event. A check
-    /// at the event itself would usually run too early: hence the first one a millisecond later, when the commit
-    /// is usually visible, and the later ones for slow disks (the poller's backstop covers the rest). The interval
-    /// bounds the checks that this process's own writes cause (their events are the same): one per interval,
-    /// however fast the writes come.
-    func filesChanged() {
+    /// A change makes the next access of the owner's connection that ends at least
+    /// ``FileChangeWatcher/commitSettleTime`` later check the data version as it ends (see ``inlineCheckIsDue``):
+    /// while the process writes, its own accesses check, for the cost of a `PRAGMA`, with no thread or task to wake.
+    /// A due check that no successful check has covered runs in a task (see ``requestCheck(_:)``).
+    func noticed(_ notice: FileChangeWatcher.Notice) {
+        switch notice {
+        case .changed:
+            unsettledEvent.store(clockReading(.now), ordering: .releasing)
+        case .checkDue(let since):
+            state.withLock { state in
+                if let last = state.lastCheckStart, last >= since { return }
+                requestCheck(&state)
+            }
+        }
+    }
+
+    /// Starts a check in a task of its own, or asks the running one for one more after it (the request may have
+    /// come after it read the data version).
+    func requestCheck(_ state: inout State) {
+        guard !state.isClosed, state.owner != nil else { return }
+        state.requestedChecks += 1
+        guard state.checkTask == nil else {
+            state.checkAgain = true
+            return
+        }
+        state.checkTask = Task { [weak self] in await self?.runRequestedChecks() }
+    }
+
+    /// The requested checks, one after another; see ``requestCheck(_:)``.
+    private func runRequestedChecks() async {
+        var goesOn = true
+        while goesOn {
+            let checksMore = await checkOtherConnections()
+            goesOn = state.withLock { state in
+                guard checksMore && state.checkAgain else {
+                    state.checkTask = nil
+                    state.checkAgain = false
+                    return false
+                }
+                state.checkAgain = false
+                return true
+            }
+        }
+    }
+
+    /// Whether the access of the owner's connection that ends now should check the data version: the watcher
+    /// reported a change at least ``FileChangeWatcher/commitSettleTime`` ago that no check has followed yet. One
+    /// atomic load when none is pending.
+    var inlineCheckIsDue: Bool {
+        let event = unsettledEvent.load(ordering: .acquiring)
+        return event != 0 && clockReading(.now) >= event + Self.settleNanoseconds
+    }
+
+    /// Checks the data version on `tracker`, the owner connection's, at the end of one of its accesses; see
+    /// ``inlineCheckIsDue``. A check that fails is left to the watcher's ``FileChangeWatcher/Notice/checkDue(since:)``.
+    func checkInline(_ tracker: ChangeTracker) {
+        let event = unsettledEvent.load(ordering: .acquiring)
+        // A newer change than the one that made the check due keeps its own time, and its own check.
+        guard event != 0,
+            unsettledEvent.compareExchange(expected: event, desired: 0, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        let started = ContinuousClock.now
+        guard let committed = tracker.otherConnectionCommitted() else { return }
+        recordCheck(startedAt: started)
+        if committed { publishOtherConnectionCommit() }
+    }
+
+    /// Notes a successful check that started at `start`.
+    func recordCheck(startedAt start: ContinuousClock.Instant) {
         state.withLock { state in
-            state.lastFileEvent = .now
-            // A task checking at short intervals notices the event by itself; one waiting in its tail is replaced.
-            guard state.eventChecks == nil || state.eventChecksInTail else { return }
-            state.eventChecks?.cancel()
-            state.eventChecksInTail = false
-            state.eventChecksGeneration += 1
-            let generation = state.eventChecksGeneration
-            state.eventChecks = Task { [weak self] in await self?.checkAfterEvents(generation: generation) }
+            if state.lastCheckStart.map({ $0 < start }) ?? true { state.lastCheckStart = start }
         }
     }
 
-    /// The checks after file events; see ``filesChanged()``. Ends when cancelled (a newer task took over), when
-    /// ``eventCheckHorizon`` passed without an event, or when nothing is left to check.
-    func checkAfterEvents(generation: Int) async {
-        var lastCheck = ContinuousClock.now - Self.eventCheckInterval
-        var tailGap = Self.eventCheckInterval
-        while !Task.isCancelled {
-            let now = ContinuousClock.now
-            let wait = state.withLock { state -> Duration? in
-                guard state.eventChecksGeneration == generation else { return nil }
-                if state.lastFileEvent >= lastCheck {
-                    // An event since the last check: 1 ms after it, at most one check per interval.
-                    state.eventChecksInTail = false
-                    tailGap = Self.eventCheckInterval
-                    let settle = Self.commitSettleTime - (now - state.lastFileEvent)
-                    let spacing = Self.eventCheckInterval - (now - lastCheck)
-                    return max(settle, spacing, .zero)
-                }
-                guard now - state.lastFileEvent < Self.eventCheckHorizon else {
-                    state.eventChecks = nil
-                    state.eventChecksInTail = false
-                    return nil
-                }
-                state.eventChecksInTail = true
-                defer { tailGap *= 2 }
-                return tailGap
-            }
-            guard let wait else { return }
-            if wait > .zero {
-                do { try await Task.sleep(for: wait) } catch { return }  // cancelled: a newer task took over
-            }
-            lastCheck = ContinuousClock.now
-            guard await checkOtherConnections() else {
-                return state.withLock { state in
-                    guard state.eventChecksGeneration == generation else { return }
-                    state.eventChecks = nil
-                    state.eventChecksInTail = false
-                }
-            }
-        }
+    /// Publishes a commit of another connection or process: every table may have changed.
+    func publishOtherConnectionCommit() {
+        publish((ObservedRegion(isEverything: true), [DatabaseChange(tables: [], isFromAnotherConnection: true)]))
     }
 
-    /// How long after a file event the data version is first checked: time for the writer to finish its commit.
-    static let commitSettleTime: Duration = .milliseconds(1)
+    /// `instant` in nanoseconds since the hub was made, plus one, so that 0 can mean none.
+    func clockReading(_ instant: ContinuousClock.Instant) -> Int64 {
+        let (seconds, attoseconds) = (instant - origin).components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000 + 1
+    }
 
-    /// The shortest interval between two checks caused by file events.
-    static let eventCheckInterval: Duration = .milliseconds(10)
-
-    /// How long after the last file event the checks go on.
-    static let eventCheckHorizon: Duration = .seconds(5)
+    /// ``FileChangeWatcher/commitSettleTime`` in nanoseconds.
+    static let settleNanoseconds: Int64 = {
+        let (seconds, attoseconds) = FileChangeWatcher.commitSettleTime.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }()
 }

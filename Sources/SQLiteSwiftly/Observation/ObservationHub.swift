@@ -48,13 +48,13 @@ final class ObservationHub: Sendable {
         /// The file watcher while an observer takes file events; `watcherFailed` once it could not start here.
         var watcher: FileChangeWatcher?
         var watcherFailed = false
-        /// The task that checks after file events, while it runs, and when the last event came.
-        var eventChecks: Task<Void, Never>?
-        /// Whether the checks after events wait out a long interval after the last event (a new event then
-        /// replaces the task, so that its commit is not kept waiting), and which task is the current one.
-        var eventChecksInTail = false
-        var eventChecksGeneration = 0
-        var lastFileEvent = ContinuousClock.Instant.now
+        /// The task that runs checks the file watcher asked for, while it runs, and whether it should check once
+        /// more; when the last successful check (by any path) started.
+        var checkTask: Task<Void, Never>?
+        var checkAgain = false
+        var lastCheckStart: ContinuousClock.Instant?
+        /// How many checks were asked of the task (for tests).
+        var requestedChecks = 0
         /// Whether the connection has attached databases, whose files the watcher does not watch: then every
         /// observer polls too.
         var hasAttachedDatabases = false
@@ -97,6 +97,12 @@ final class ObservationHub: Sendable {
     let state = TrackedMutex(State())
     /// The bits of ``Wanted``, read by the connection at the start of every access.
     private let wantedBits = Atomic<Int>(0)
+    /// When the file watcher last reported a change that no check has followed yet (see ``clockReading(_:)``), or 0.
+    let unsettledEvent = Atomic<Int64>(0)
+    /// The origin of ``clockReading(_:)``.
+    let origin = ContinuousClock.now
+    /// The last value given to ``noteAttachedDatabases(_:)``, so that an access that changes nothing takes no lock.
+    private let hasAttachedDatabases = Atomic<Bool>(false)
 
     /// The hooks the connection needs now.
     var wanted: Wanted {
@@ -205,7 +211,7 @@ final class ObservationHub: Sendable {
         let notices = tracks && !state.isClosed && state.pollsOtherConnections
         let wantsEvents = notices && state.observers.values.contains(where: \.watchesFiles)
         if wantsEvents && state.watcher == nil && !state.watcherFailed, let path = state.databasePath {
-            state.watcher = FileChangeWatcher.start(databasePath: path) { [weak self] in self?.filesChanged() }
+            state.watcher = FileChangeWatcher.start(databasePath: path) { [weak self] in self?.noticed($0) }
             state.watcherFailed = state.watcher == nil
         } else if !wantsEvents, let watcher = state.watcher {
             watcher.stop()
@@ -243,6 +249,8 @@ final class ObservationHub: Sendable {
     /// Records whether the connection has attached databases (at the end of each access while anything is
     /// observed), and starts or stops polling for them.
     func noteAttachedDatabases(_ attached: Bool) {
+        guard hasAttachedDatabases.load(ordering: .relaxed) != attached else { return }
+        hasAttachedDatabases.store(attached, ordering: .relaxed)
         state.withLock { state in
             guard state.hasAttachedDatabases != attached else { return }
             state.hasAttachedDatabases = attached
@@ -378,11 +386,11 @@ final class ObservationHub: Sendable {
     func checkOtherConnections() async -> Bool {
         // The owner is looked up each time, so that checking never keeps it alive.
         guard let owner = state.withLock({ $0.owner }) else { return false }
+        let started = ContinuousClock.now
         do {
-            if try await owner.otherConnectionCommitted() {
-                let change = DatabaseChange(tables: [], isFromAnotherConnection: true)
-                publish((ObservedRegion(isEverything: true), [change]))
-            }
+            guard let committed = try await owner.otherConnectionCommitted() else { return true }
+            recordCheck(startedAt: started)
+            if committed { publishOtherConnectionCommit() }
         } catch let error as SQLiteError where error.kind == .databaseMoved {
             // Every observation fetches again, and its fetch fails with this error, which ends it; change
             // streams cannot carry an error, and end. Polling stops: there is nothing left to notice.

@@ -84,8 +84,9 @@ extension SharedConnection: ObservationOwner {
         }
     }
 
-    /// Whether another connection or process committed since the last check; see ``ObservationHub``.
-    func otherConnectionCommitted() async throws -> Bool {
+    /// Whether another connection or process committed since the last check, `nil` when the check failed; see
+    /// ``ObservationHub``.
+    func otherConnectionCommitted() async throws -> Bool? {
         try await access { connection in connection.changeTracker.otherConnectionCommitted() }
     }
 }

@@ -239,6 +239,7 @@ public actor SharedConnection {
         if tracker.isActive {
             observationHub.publish(tracker.takeCommitted())
             observationHub.noteAttachedDatabases(tracker.hasAttachedDatabases)
+            if observationHub.inlineCheckIsDue { observationHub.checkInline(tracker) }
         }
         return try outcome.get()
     }

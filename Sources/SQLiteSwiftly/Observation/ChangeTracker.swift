@@ -167,10 +167,14 @@ final class ChangeTracker {
             raw.regionAtReprepare = reprepares
         }
         guard let shared = raw.region else { return }
-        let awaitsRows = isRecording && shared.value.mayNarrowReads
-        note(shared.value, deferringReads: awaitsRows)
-        if isRecording { recordedStatements.append(raw) }
-        if awaitsRows { awaitingRows.append(raw) }
+        if isRecording {
+            let awaitsRows = shared.mayNarrowReads
+            note(shared, deferringReads: awaitsRows)
+            recordedStatements.append(raw)
+            if awaitsRows { awaitingRows.append(raw) }
+        } else if !shared.writesNothing {
+            note(shared)
+        }
     }
 
     /// Reports a statement after a step: one that SQLite re-prepared during it (after a schema change, a trigger
@@ -184,19 +188,19 @@ final class ChangeTracker {
         if raw.regionAtReprepare != reprepares {
             raw.region = SharedStatementRegion(region(of: raw.sql))
             raw.regionAtReprepare = reprepares
-            if let shared = raw.region { note(shared.value, deferringReads: awaited != nil) }
+            if let shared = raw.region { note(shared, deferringReads: awaited != nil) }
         }
         // The run's values are bound, and its program is the one SQLite compiles for the schema now.
         if awaited != nil, let shared = raw.region {
-            let reads = shared.value.reads
-            recorded.formUnion(shared.value.mayNarrowReads ? narrowedReads(of: raw, reads) : reads)
+            let reads = shared.reads
+            recorded.formUnion(shared.mayNarrowReads ? narrowedReads(of: raw, reads) : reads)
         }
     }
 
     /// Reports a statement of a script about to run.
     func willRun(sql: String) {
         settle()
-        note(region(of: sql, analyzingProgram: false))
+        note(SharedStatementRegion(region(of: sql, analyzingProgram: false)))
     }
 
     /// Reports a blob handle about to open: a read joins a recording; a write is a change that reaches no SQLite
@@ -227,9 +231,9 @@ final class ChangeTracker {
 
     /// Adds a statement's reads to a recording (unless they are added after its first step, narrowed), and its
     /// writes to the transaction in progress.
-    private func note(_ region: StatementRegion, deferringReads: Bool = false) {
+    private func note(_ region: SharedStatementRegion, deferringReads: Bool = false) {
         if isRecording && !deferringReads { recorded.formUnion(region.reads) }
-        guard configuration.tracksChanges else { return }
+        guard configuration.tracksChanges, !region.writesNothing else { return }
         if !region.writeRegion.isEmpty { pendingRegion.formUnion(region.writeRegion) }
         if region.changesSchema { pendingSchemaChange = true }
         // VACUUM (never inside a transaction) commits without the commit hook, and may renumber rows.
@@ -312,7 +316,7 @@ final class ChangeTracker {
         for raw in recordedStatements where raw.reprepareCount != raw.regionAtReprepare {
             raw.regionAtReprepare = raw.reprepareCount
             raw.region = SharedStatementRegion(region(of: raw.sql))
-            if let shared = raw.region { recorded.formUnion(shared.value.reads) }
+            if let shared = raw.region { recorded.formUnion(shared.reads) }
         }
         recordedStatements = []
         isRecording = false

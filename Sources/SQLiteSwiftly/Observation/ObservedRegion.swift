@@ -93,11 +93,30 @@ struct StatementRegion: Sendable {
 }
 
 /// A statement's region held by reference, so that each run of the statement reads it without copying (and
-/// retaining and releasing) its collections.
+/// retaining and releasing) its collections; the fields are those of ``StatementRegion``.
 final class SharedStatementRegion: Sendable {
-    let value: StatementRegion
+    let reads: ObservedRegion
+    let writes: [String: (name: String, kinds: DatabaseChange.Kinds)]
+    let truncations: Set<String>
+    let unreportedRows: Set<String>
+    let mayNarrowReads: Bool
+    let changesSchema: Bool
+    let commitsWithoutHook: Bool
+    let writeRegion: ObservedRegion
+    /// Whether the statement changes nothing observations see (`BEGIN`, `COMMIT`, a query): outside a recording,
+    /// its runs are not noted at all.
+    let writesNothing: Bool
 
     init(_ value: StatementRegion) {
-        self.value = value
+        reads = value.reads
+        writes = value.writes
+        truncations = value.truncations
+        unreportedRows = value.unreportedRows
+        mayNarrowReads = value.mayNarrowReads
+        changesSchema = value.changesSchema
+        commitsWithoutHook = value.commitsWithoutHook
+        writeRegion = value.writeRegion
+        writesNothing = value.writes.isEmpty && value.writeRegion.isEmpty && !value.changesSchema
+            && !value.commitsWithoutHook
     }
 }

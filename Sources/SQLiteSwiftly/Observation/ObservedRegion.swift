@@ -116,7 +116,8 @@ final class SharedStatementRegion: Sendable {
         changesSchema = value.changesSchema
         commitsWithoutHook = value.commitsWithoutHook
         writeRegion = value.writeRegion
-        writesNothing = value.writes.isEmpty && value.writeRegion.isEmpty && !value.changesSchema
+        writesNothing =
+            value.writes.isEmpty && value.writeRegion.isEmpty && !value.changesSchema
             && !value.commitsWithoutHook
     }
 }

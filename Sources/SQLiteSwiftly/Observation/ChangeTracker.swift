@@ -28,39 +28,39 @@ final class ChangeTracker {
     /// start of every statement run, so it is the only cost of observation support while nothing is observed.
     @usableFromInline @exclusivity(unchecked) var isActive = false
     /// What the connection was configured for: see ``ObservationHub/Wanted``.
-    private(set) var configuration = ObservationHub.Wanted()
-    private var isRecording = false
-    private var recorded = ObservedRegion()
+    @exclusivity(unchecked) private(set) var configuration = ObservationHub.Wanted()
+    @exclusivity(unchecked) private var isRecording = false
+    @exclusivity(unchecked) private var recorded = ObservedRegion()
     /// The statements run while recording: one that SQLite re-prepares at its step (after a schema change, a view
     /// redefined) may read other tables than its region said at the start of the run.
-    private var recordedStatements: [RawStatement] = []
+    @exclusivity(unchecked) private var recordedStatements: [RawStatement] = []
     /// The region being collected by the authorizer, while a statement is prepared for that purpose.
-    private var collecting: StatementRegion?
+    @exclusivity(unchecked) private var collecting: StatementRegion?
     private var isAuthorizerInstalled = false
     /// The statements of a recording that may read rows by rowid, until their first step, when their values are
     /// bound and what they read is worked out (see ``narrowedReads(of:_:)``).
-    private var awaitingRows: [RawStatement] = []
+    @exclusivity(unchecked) private var awaitingRows: [RawStatement] = []
     /// The main database's b-trees at a schema cookie, for ``ProgramAnalysis``.
     var schemaObjects: (cookie: Int32, objects: [Int32: ProgramAnalysis.SchemaObject])?
     /// Whether the update hook was installed while the transaction in progress had already written: rows it
     /// changed before are unknown, and its commit concerns its tables whole.
-    private var rowsAreIncomplete = false
-    private var pending: [String: PendingTable] = [:]
+    @exclusivity(unchecked) private var rowsAreIncomplete = false
+    @exclusivity(unchecked) private var pending: [String: PendingTable] = [:]
     /// The table the update hook named last: its name as SQLite passed it (with the terminating NUL), as a String,
     /// and its key. A statement reports its rows table by table, so most calls compare a few bytes instead of
     /// building and lowercasing a String.
-    private var lastHookTable: (bytes: [CChar], name: String, key: String)?
-    private var pendingSchemaChange = false
+    @exclusivity(unchecked) private var lastHookTable: (bytes: [CChar], name: String, key: String)?
+    @exclusivity(unchecked) private var pendingSchemaChange = false
     /// Set by the commit hook; the commit is real once the connection is back in autocommit mode.
-    private var commitRequested = false
+    @exclusivity(unchecked) private var commitRequested = false
     /// The tables the transaction in progress changed: what observations are matched against. Kept apart from
     /// `pending`, which holds the details only ``DatabaseChange`` subscribers need, so that a commit seen by
     /// observations alone allocates nothing (a statement's region is shared, not copied).
-    private var pendingRegion = ObservedRegion()
+    @exclusivity(unchecked) private var pendingRegion = ObservedRegion()
     /// The tables of the transactions committed since the last ``takeCommitted()``.
-    private var committedRegion = ObservedRegion()
+    @exclusivity(unchecked) private var committedRegion = ObservedRegion()
     /// Their changes, one per transaction, when subscribers want them.
-    private var committedChanges: [DatabaseChange] = []
+    @exclusivity(unchecked) private var committedChanges: [DatabaseChange] = []
 
     /// The data version of each database (main and attached ones) at the last check (`PRAGMA data_version`): it
     /// moves when another connection commits.
@@ -161,6 +161,9 @@ final class ChangeTracker {
     /// Reports a statement about to run: its reads join a recording, its writes the pending changes.
     @usableFromInline func willRun(_ raw: RawStatement) {
         settle()
+        // BEGIN, COMMIT and the like: nothing to note, and a statement that names no table reads none after a
+        // re-prepare either.
+        if !isRecording, let shared = raw.region, shared.isInert { return }
         let reprepares = raw.reprepareCount
         if raw.region == nil || raw.regionAtReprepare != reprepares {
             raw.region = SharedStatementRegion(region(of: raw.sql))
@@ -182,6 +185,7 @@ final class ChangeTracker {
     ///
     /// A recorded statement that may read rows by rowid has its values bound now: what its run read is worked out.
     @usableFromInline func didStep(_ raw: RawStatement) {
+        if awaitingRows.isEmpty, let shared = raw.region, shared.isInert { return }
         let awaited = awaitingRows.isEmpty ? nil : awaitingRows.firstIndex { $0 === raw }
         if let awaited { awaitingRows.remove(at: awaited) }
         let reprepares = raw.reprepareCount

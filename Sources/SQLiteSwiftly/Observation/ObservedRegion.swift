@@ -106,6 +106,9 @@ final class SharedStatementRegion: Sendable {
     /// Whether the statement changes nothing observations see (`BEGIN`, `COMMIT`, a query): outside a recording,
     /// its runs are not noted at all.
     let writesNothing: Bool
+    /// Whether the statement also reads nothing (`BEGIN`, `COMMIT`, `SELECT 1`): it names no table, so no
+    /// re-prepare can make it read or write one.
+    let isInert: Bool
 
     init(_ value: StatementRegion) {
         reads = value.reads
@@ -119,5 +122,6 @@ final class SharedStatementRegion: Sendable {
         writesNothing =
             value.writes.isEmpty && value.writeRegion.isEmpty && !value.changesSchema
             && !value.commitsWithoutHook
+        isInert = writesNothing && value.reads.isEmpty
     }
 }

@@ -11,6 +11,8 @@
         private final class Reports: Sendable {
             private let changes = Atomic<Int>(0)
             private let checks = Atomic<Int>(0)
+            /// Each due check's `since`, and when it came.
+            let dueChecks = Mutex<[(since: ContinuousClock.Instant, at: ContinuousClock.Instant)]>([])
 
             var value: Int { changes.load(ordering: .relaxed) }
             var checksDue: Int { checks.load(ordering: .relaxed) }
@@ -18,7 +20,10 @@
             func take(_ notice: FileChangeWatcher.Notice) {
                 switch notice {
                 case .changed: changes.add(1, ordering: .relaxed)
-                case .checkDue: checks.add(1, ordering: .relaxed)
+                case .checkDue(let since):
+                    let now = ContinuousClock.now
+                    dueChecks.withLock { $0.append((since, now)) }
+                    checks.add(1, ordering: .relaxed)
                 }
             }
 
@@ -93,6 +98,12 @@
                 usleep(500_000)
                 #expect(reports.checksDue == all, "checks came due after the five seconds")
                 #expect(reports.value == 1)
+                // A check of the tail asks for a check from its own time on: one started for the notice before it
+                // (a millisecond after the event, maybe too early for a commit that shows late) does not count.
+                let due = reports.dueChecks.withLock { $0 }
+                for check in due.dropFirst() {
+                    #expect(check.at - check.since < .milliseconds(5), "a check due since \(check.at - check.since)")
+                }
             }
         }
 

@@ -115,7 +115,7 @@ final class FileChangeWatcher: Sendable {
     /// The checks that follow the last event: see ``firstTailGap`` and ``tailHorizon``.
     private struct Tail {
         let lastEvent: ContinuousClock.Instant
-        /// When the previous check was due.
+        /// When the previous check was due: the next one is due ``gap`` later.
         let previous: ContinuousClock.Instant
         let gap: Duration
 
@@ -159,7 +159,9 @@ final class FileChangeWatcher: Sendable {
                 guard ready > 0, descriptors[0].revents != 0 else {
                     let now = ContinuousClock.now
                     if let current = tail, now >= current.next {
-                        onNotice(.checkDue(since: current.previous))
+                        // Only a check from now on will do: the one before may have run too early for a commit
+                        // that became visible late.
+                        onNotice(.checkDue(since: now))
                         tail = current.advanced(at: now)
                     }
                     continue

@@ -387,6 +387,11 @@ final class ObservationHub: Sendable {
         // The owner is looked up each time, so that checking never keeps it alive.
         guard let owner = state.withLock({ $0.owner }) else { return false }
         let started = ContinuousClock.now
+        // This check covers the changes reported long enough ago: the access it runs in need not check again.
+        let event = unsettledEvent.load(ordering: .acquiring)
+        if event != 0 && clockReading(started) >= event + Self.settleNanoseconds {
+            _ = unsettledEvent.compareExchange(expected: event, desired: 0, ordering: .acquiringAndReleasing)
+        }
         do {
             guard let committed = try await owner.otherConnectionCommitted() else { return true }
             recordCheck(startedAt: started)

@@ -38,22 +38,27 @@
             }
         }
 
-        /// Starts a watcher of `path` that counts its notices.
-        private func watch(_ path: String) throws -> (FileChangeWatcher, Reports) {
-            let reports = Reports()
-            let watcher = try #require(FileChangeWatcher.start(databasePath: path) { reports.take($0) })
-            return (watcher, reports)
+        /// Runs `body`, on a thread of its own, with an empty database file `name` (and an empty WAL, if asked) in a
+        /// new directory, watched by a watcher that counts its notices; stops the watcher after.
+        private func watching(
+            _ name: String, withWAL: Bool = false,
+            _ body: (_ path: String, TemporaryDirectory, Reports) throws -> Void
+        ) async throws {
+            try await offPool {
+                let directory = try TemporaryDirectory()
+                let path = directory.path(name)
+                #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+                if withWAL { #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data())) }
+                let reports = Reports()
+                let watcher = try #require(FileChangeWatcher.start(databasePath: path) { reports.take($0) })
+                defer { watcher.stop() }
+                try body(path, directory, reports)
+            }
         }
 
         @Test("a burst of writes to the WAL is reported a few times, not at each write, and a later write at once")
         func burstIsMerged() async throws {
-            try await offPool {
-                let directory = try TemporaryDirectory()
-                let path = directory.path("burst.sqlite")
-                #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-                #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
-                let (watcher, reports) = try watch(path)
-                defer { watcher.stop() }
+            try await watching("burst.sqlite", withWAL: true) { path, _, reports in
                 let wal = try #require(FileHandle(forWritingAtPath: path + "-wal"))
                 defer { try? wal.close() }
                 // Half a second of writes, as fast as they go: with rests of 1 ms that would be about 450 reports;
@@ -79,12 +84,7 @@
 
         @Test("one change makes checks due: after the settle time, then at doubling intervals for five seconds")
         func checksAfterOneChange() async throws {
-            try await offPool {
-                let directory = try TemporaryDirectory()
-                let path = directory.path("tail.sqlite")
-                #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-                let (watcher, reports) = try watch(path)
-                defer { watcher.stop() }
+            try await watching("tail.sqlite") { path, _, reports in
                 #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data([1])))
                 #expect(reports.wait(above: 0))
                 // Due at 1 ms, then 10, 30, 70, 150, 310, 630, 1270 and 2550 ms after that: nine, fewer when the
@@ -109,12 +109,7 @@
 
         @Test("writes to files other than the database's are not reported; its journal and the file itself are")
         func onlyTheDatabaseFiles() async throws {
-            try await offPool {
-                let directory = try TemporaryDirectory()
-                let path = directory.path("files.sqlite")
-                #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-                let (watcher, reports) = try watch(path)
-                defer { watcher.stop() }
+            try await watching("files.sqlite") { path, directory, reports in
                 #expect(FileManager.default.createFile(atPath: directory.path("other.sqlite-wal"), contents: Data([1])))
                 #expect(FileManager.default.createFile(atPath: path + "-shm", contents: Data([1])))
                 usleep(100_000)

@@ -171,7 +171,7 @@ final class ChangeTracker {
         }
         guard let shared = raw.region else { return }
         if isRecording {
-            let awaitsRows = shared.mayNarrowReads
+            let awaitsRows = shared.value.mayNarrowReads
             note(shared, deferringReads: awaitsRows)
             recordedStatements.append(raw)
             if awaitsRows { awaitingRows.append(raw) }
@@ -196,8 +196,8 @@ final class ChangeTracker {
         }
         // The run's values are bound, and its program is the one SQLite compiles for the schema now.
         if awaited != nil, let shared = raw.region {
-            let reads = shared.reads
-            recorded.formUnion(shared.mayNarrowReads ? narrowedReads(of: raw, reads) : reads)
+            let reads = shared.value.reads
+            recorded.formUnion(shared.value.mayNarrowReads ? narrowedReads(of: raw, reads) : reads)
         }
     }
 
@@ -235,18 +235,22 @@ final class ChangeTracker {
 
     /// Adds a statement's reads to a recording (unless they are added after its first step, narrowed), and its
     /// writes to the transaction in progress.
-    private func note(_ region: SharedStatementRegion, deferringReads: Bool = false) {
-        if isRecording && !deferringReads { recorded.formUnion(region.reads) }
-        guard configuration.tracksChanges, !region.writesNothing else { return }
-        if !region.writeRegion.isEmpty { pendingRegion.formUnion(region.writeRegion) }
-        if region.changesSchema { pendingSchemaChange = true }
+    private func note(_ shared: SharedStatementRegion, deferringReads: Bool = false) {
+        if isRecording && !deferringReads { recorded.formUnion(shared.value.reads) }
+        guard configuration.tracksChanges, !shared.writesNothing else { return }
+        if !shared.value.writeRegion.isEmpty { pendingRegion.formUnion(shared.value.writeRegion) }
+        if shared.value.changesSchema { pendingSchemaChange = true }
         // VACUUM (never inside a transaction) commits without the commit hook, and may renumber rows.
-        if region.commitsWithoutHook { commitRequested = true }
+        if shared.value.commitsWithoutHook { commitRequested = true }
         guard configuration.collectsRows else { return }
-        for (key, write) in region.writes {
+        for (key, write) in shared.value.writes {
             pending[key, default: PendingTable(name: write.name)].kinds.formUnion(write.kinds)
-            if !region.truncations.isEmpty && region.truncations.contains(key) { pending[key]?.rowsAreKnown = false }
-            if !region.unreportedRows.isEmpty && region.unreportedRows.contains(key) { pending[key]?.missesRows = true }
+            if !shared.value.truncations.isEmpty && shared.value.truncations.contains(key) {
+                pending[key]?.rowsAreKnown = false
+            }
+            if !shared.value.unreportedRows.isEmpty && shared.value.unreportedRows.contains(key) {
+                pending[key]?.missesRows = true
+            }
         }
     }
 
@@ -320,7 +324,7 @@ final class ChangeTracker {
         for raw in recordedStatements where raw.reprepareCount != raw.regionAtReprepare {
             raw.regionAtReprepare = raw.reprepareCount
             raw.region = SharedStatementRegion(region(of: raw.sql))
-            if let shared = raw.region { recorded.formUnion(shared.reads) }
+            if let shared = raw.region { recorded.formUnion(shared.value.reads) }
         }
         recordedStatements = []
         isRecording = false

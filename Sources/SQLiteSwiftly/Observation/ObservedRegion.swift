@@ -92,17 +92,10 @@ struct StatementRegion: Sendable {
         writeRegion: ObservedRegion(isEverything: true))
 }
 
-/// A statement's region held by reference, so that each run of the statement reads it without copying (and
-/// retaining and releasing) its collections; the fields are those of ``StatementRegion``.
+/// A statement's region held by reference, so that each run of the statement reads its fields in place, without
+/// copying (and retaining and releasing) its collections.
 final class SharedStatementRegion: Sendable {
-    let reads: ObservedRegion
-    let writes: [String: (name: String, kinds: DatabaseChange.Kinds)]
-    let truncations: Set<String>
-    let unreportedRows: Set<String>
-    let mayNarrowReads: Bool
-    let changesSchema: Bool
-    let commitsWithoutHook: Bool
-    let writeRegion: ObservedRegion
+    let value: StatementRegion
     /// Whether the statement changes nothing observations see (`BEGIN`, `COMMIT`, a query): outside a recording,
     /// its runs are not noted at all.
     let writesNothing: Bool
@@ -111,17 +104,9 @@ final class SharedStatementRegion: Sendable {
     let isInert: Bool
 
     init(_ value: StatementRegion) {
-        reads = value.reads
-        writes = value.writes
-        truncations = value.truncations
-        unreportedRows = value.unreportedRows
-        mayNarrowReads = value.mayNarrowReads
-        changesSchema = value.changesSchema
-        commitsWithoutHook = value.commitsWithoutHook
-        writeRegion = value.writeRegion
+        self.value = value
         writesNothing =
-            value.writes.isEmpty && value.writeRegion.isEmpty && !value.changesSchema
-            && !value.commitsWithoutHook
+            value.writes.isEmpty && value.writeRegion.isEmpty && !value.changesSchema && !value.commitsWithoutHook
         isInert = writesNothing && value.reads.isEmpty
     }
 }

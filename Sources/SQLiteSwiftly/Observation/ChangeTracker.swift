@@ -45,7 +45,7 @@ final class ChangeTracker {
     /// Whether the update hook was installed while the transaction in progress had already written: rows it
     /// changed before are unknown, and its commit concerns its tables whole.
     @exclusivity(unchecked) private var rowsAreIncomplete = false
-    @exclusivity(unchecked) private var pending: [String: PendingTable] = [:]
+    @exclusivity(unchecked) private var pending = PendingTables()
     /// The table the update hook named last: its name as SQLite passed it (with the terminating NUL), as a String,
     /// and its key. A statement reports its rows table by table, so most calls compare a few bytes instead of
     /// building and lowercasing a String.
@@ -65,32 +65,6 @@ final class ChangeTracker {
     /// The data version of each database (main and attached ones) at the last check (`PRAGMA data_version`): it
     /// moves when another connection commits.
     var dataVersion: [String: Int64]?
-
-    /// The rows reported for one table in the transaction in progress.
-    private struct PendingTable {
-        var name: String
-        var kinds: DatabaseChange.Kinds = []
-        var rowIDs: Set<Int64> = []
-        var rowsAreKnown = true
-        /// Whether a statement may have changed rows the hook does not report: the rows are not exact enough for
-        /// observation regions (``DatabaseChange`` keeps reporting what the hook saw, as before).
-        var missesRows = false
-
-        /// Records a row reported by the update hook.
-        mutating func record(_ kind: DatabaseChange.Kinds, rowID: Int64, isMain: Bool) {
-            kinds.insert(kind)
-            if !isMain { rowsAreKnown = false }
-            guard rowsAreKnown else { return }
-            rowIDs.insert(rowID)
-            if rowIDs.count > ChangeTracker.rowIDLimit {
-                rowsAreKnown = false
-                rowIDs = []
-            }
-        }
-    }
-
-    /// A transaction that changes more rows than this reports its tables only.
-    static let rowIDLimit = 10_000
 
     /// The connection's error record: a commit refused because the file moved leaves its error there.
     private let errors: FunctionErrors
@@ -127,7 +101,7 @@ final class ChangeTracker {
                 installAuthorizer()
                 dataVersion = readDataVersion()
             } else {
-                pending = [:]
+                pending = PendingTables()
                 pendingRegion = ObservedRegion()
                 pendingSchemaChange = false
                 commitRequested = false
@@ -149,7 +123,7 @@ final class ChangeTracker {
                 if sqlite3_get_autocommit(db) == 0 || !pendingRegion.isEmpty { rowsAreIncomplete = true }
             } else {
                 sqlite3_update_hook(db, nil, nil)
-                pending = [:]
+                pending = PendingTables()
             }
         }
         configuration = wanted
@@ -213,11 +187,11 @@ final class ChangeTracker {
         if isRecording { recorded.formUnion(ObservedRegion(tables: [table.sqlIdentifierKey])) }
         guard writable && configuration.tracksChanges else { return }
         settle()
-        pendingRegion.tables.insert(table.sqlIdentifierKey)
-        var entry = pending[table.sqlIdentifierKey] ?? PendingTable(name: table)
-        entry.kinds.insert(.update)
-        entry.rowIDs.insert(rowID)
-        pending[table.sqlIdentifierKey] = entry
+        let key = table.sqlIdentifierKey
+        pendingRegion.tables.insert(key)
+        let position = pending.entry(key, name: table)
+        pending[position].kinds.insert(.update)
+        pending[position].rowIDs.insert(rowID)
     }
 
     /// Reports writes that no statement of the library makes (a changeset applied by SQLite's session code): the
@@ -226,10 +200,12 @@ final class ChangeTracker {
         guard configuration.tracksChanges else { return }
         settle()
         for (name, kinds) in tables {
-            pendingRegion.tables.insert(name.sqlIdentifierKey)
+            let key = name.sqlIdentifierKey
+            pendingRegion.tables.insert(key)
             guard configuration.collectsRows else { continue }
-            pending[name.sqlIdentifierKey, default: PendingTable(name: name)].kinds.formUnion(kinds)
-            pending[name.sqlIdentifierKey]?.rowsAreKnown = false  // the session code reaches no hook
+            let position = pending.entry(key, name: name)
+            pending[position].kinds.formUnion(kinds)
+            pending[position].rowsAreKnown = false  // the session code reaches no hook
         }
     }
 
@@ -244,12 +220,13 @@ final class ChangeTracker {
         if shared.value.commitsWithoutHook { commitRequested = true }
         guard configuration.collectsRows else { return }
         for (key, write) in shared.value.writes {
-            pending[key, default: PendingTable(name: write.name)].kinds.formUnion(write.kinds)
+            let position = pending.entry(key, name: write.name)
+            pending[position].kinds.formUnion(write.kinds)
             if !shared.value.truncations.isEmpty && shared.value.truncations.contains(key) {
-                pending[key]?.rowsAreKnown = false
+                pending[position].rowsAreKnown = false
             }
             if !shared.value.unreportedRows.isEmpty && shared.value.unreportedRows.contains(key) {
-                pending[key]?.missesRows = true
+                pending[position].missesRows = true
             }
         }
     }
@@ -358,7 +335,7 @@ final class ChangeTracker {
     private func didRollBack() {
         rollbackCount += 1
         schemaEpoch &+= 1
-        if !pending.isEmpty { pending = [:] }
+        pending.removeAll()
         rowsAreIncomplete = false
         pendingRegion = ObservedRegion()
         pendingSchemaChange = false
@@ -374,7 +351,8 @@ final class ChangeTracker {
         // Regions name tables without their database: a row of a same-named table elsewhere is no row of `main`.
         let isMain = database.map { strcmp($0, "main") == 0 } ?? true
         // In place, so that the row set is not copied at each row.
-        pending[key, default: PendingTable(name: name)].record(kind, rowID: rowID, isMain: isMain)
+        let position = pending.entry(key, name: name)
+        pending[position].record(kind, rowID: rowID, isMain: isMain)
     }
 
     /// The name and key of the table the update hook names; see ``lastHookTable``.
@@ -402,7 +380,7 @@ final class ChangeTracker {
             return
         }
         if configuration.reportsRows {
-            let tables = pending.values.map { entry in
+            let tables = pending.active.map { entry in
                 DatabaseChange.TableChange(
                     table: entry.name, kinds: entry.kinds,
                     rowIDs: entry.rowsAreKnown && !entry.rowIDs.isEmpty ? entry.rowIDs : nil)
@@ -410,17 +388,9 @@ final class ChangeTracker {
             committedChanges.append(DatabaseChange(tables: tables, changesSchema: pendingSchemaChange))
         }
         if configuration.collectsRows && !rowsAreIncomplete {
-            // The rows of each written table, when the hook saw them all; a table written without a row changed
-            // (an UPDATE that matched nothing) concerns no row.
-            for table in pendingRegion.tables {
-                if let entry = pending[table] {
-                    if entry.rowsAreKnown && !entry.missesRows { pendingRegion.rows[table] = entry.rowIDs }
-                } else {
-                    pendingRegion.rows[table] = []
-                }
-            }
+            pendingRegion.rows = pending.committedRows(of: pendingRegion.tables)
         }
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        pending.removeAll()
         rowsAreIncomplete = false
         committedRegion.formUnion(pendingRegion)
         pendingRegion = ObservedRegion()

@@ -72,7 +72,10 @@ final class ObservationHub: Sendable {
         mutating func index(_ id: Int, from old: ObservedRegion?, to new: ObservedRegion?) {
             if let old {
                 readersOfEverything.remove(id)
-                for table in old.tables where old.rows[table] == nil { readers[table]?.remove(id) }
+                for table in old.tables where old.rows[table] == nil {
+                    readers[table]?.remove(id)
+                    if readers[table]?.isEmpty == true { readers[table] = nil }
+                }
                 if !old.rows.isEmpty { rowReaders.remove(id, old.rows) }
             }
             if let new {
@@ -323,9 +326,10 @@ final class ObservationHub: Sendable {
                     touchedIDs.insert(id)
                 }
             } else {
+                let (readsWhole, readsRows) = (!state.readers.isEmpty, !state.rowReaders.isEmpty)
                 for table in touched.tables {
-                    if let ids = state.readers[table] { touchedIDs.formUnion(ids) }
-                    state.rowReaders.collect(table, rows: touched.rows[table], into: &touchedIDs)
+                    if readsWhole, let ids = state.readers[table] { touchedIDs.formUnion(ids) }
+                    if readsRows { state.rowReaders.collect(table, rows: touched.rows[table], into: &touchedIDs) }
                 }
             }
             var waiters: [CheckedContinuation<Bool, Never>] = []
